@@ -1,0 +1,17 @@
+# DMBENCH_SANITIZE selects an instrumented build: "address" (ASan + UBSan) or
+# "thread" (TSan). The presets in CMakePresets.json set it.
+set(DMBENCH_SANITIZE "" CACHE STRING "Sanitizer build: empty, address or thread")
+set_property(CACHE DMBENCH_SANITIZE PROPERTY STRINGS "" address thread)
+
+if(DMBENCH_SANITIZE STREQUAL "address")
+  # Boost.Context must be told that stacks are switched under ASan.
+  add_compile_definitions(BOOST_USE_ASAN)
+  add_compile_options(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=address,undefined)
+elseif(DMBENCH_SANITIZE STREQUAL "thread")
+  add_compile_definitions(BOOST_USE_TSAN)
+  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=thread)
+elseif(NOT DMBENCH_SANITIZE STREQUAL "")
+  message(FATAL_ERROR "DMBENCH_SANITIZE must be empty, 'address' or 'thread', got '${DMBENCH_SANITIZE}'")
+endif()

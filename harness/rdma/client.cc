@@ -1,0 +1,126 @@
+#include "harness/rdma/client.h"
+
+#include <string>
+
+#include "harness/rdma/errors.h"
+
+namespace dmbench::rdma {
+
+void Client::Read(GlobalAddress source, void* destination, uint32_t length) {
+  WorkRequest request{.verb = Verb::kRead, .remote = source, .local = destination, .length = length};
+  Execute(std::span(&request, 1));
+}
+
+void Client::Write(GlobalAddress destination, const void* source, uint32_t length) {
+  WorkRequest request{.verb = Verb::kWrite,
+                      .remote = destination,
+                      .local = const_cast<void*>(source),
+                      .length = length};
+  Execute(std::span(&request, 1));
+}
+
+uint64_t Client::CompareAndSwap(GlobalAddress word, uint64_t expected, uint64_t desired) {
+  WorkRequest request{.verb = Verb::kCompareAndSwap,
+                      .remote = word,
+                      .length = 8,
+                      .compare_or_add = expected,
+                      .swap = desired};
+  Execute(std::span(&request, 1));
+  return request.old_value;
+}
+
+uint64_t Client::MaskedCompareAndSwap(GlobalAddress word, uint64_t expected, uint64_t desired,
+                                      uint64_t mask) {
+  WorkRequest request{.verb = Verb::kMaskedCompareAndSwap,
+                      .remote = word,
+                      .length = 8,
+                      .compare_or_add = expected,
+                      .swap = desired,
+                      .mask = mask};
+  Execute(std::span(&request, 1));
+  return request.old_value;
+}
+
+uint64_t Client::FetchAndAdd(GlobalAddress word, uint64_t addend) {
+  WorkRequest request{
+      .verb = Verb::kFetchAndAdd, .remote = word, .length = 8, .compare_or_add = addend};
+  Execute(std::span(&request, 1));
+  return request.old_value;
+}
+
+void Client::Execute(std::span<WorkRequest> batch) {
+  if (batch.empty()) throw VerbError("an RDMA batch needs at least one work request");
+  const uint16_t server = batch.front().remote.server;
+  for (const WorkRequest& request : batch) Validate(request, server);
+  ExecuteBatch(batch);
+  Count(batch);
+}
+
+void Client::Validate(const WorkRequest& request, uint16_t server) const {
+  const GlobalAddress& address = request.remote;
+  auto fail = [&](const std::string& what) {
+    throw VerbError(std::string(VerbName(request.verb)) + " to " + address.ToString() + ": " +
+                    what);
+  };
+  if (address.server != server) {
+    fail("a batch goes to one memory server (one QP); this one also targets server " +
+         std::to_string(server));
+  }
+  if (address.server >= shape_.memory_servers) {
+    fail("no such memory server (the cluster has " + std::to_string(shape_.memory_servers) + ")");
+  }
+  const uint64_t space_bytes = address.space == MemorySpace::kHost ? shape_.host_memory_bytes
+                                                                   : shape_.on_chip_memory_bytes;
+  if (IsAtomic(request.verb)) {
+    if (address.offset % 8 != 0) fail("atomics need an 8-byte aligned address");
+    if (request.length != 8) fail("atomics operate on 8 bytes");
+  } else {
+    if (request.length == 0) fail("zero-length transfer");
+    if (request.local == nullptr) fail("no local buffer");
+  }
+  if (address.offset > space_bytes || request.length > space_bytes - address.offset) {
+    fail(std::to_string(request.length) + " bytes run past the end of the " +
+         (address.space == MemorySpace::kHost ? "host" : "on-chip") + " memory (" +
+         std::to_string(space_bytes) + " bytes)");
+  }
+  if (request.verb == Verb::kMaskedCompareAndSwap) {
+    if (!shape_.masked_compare_and_swap) {
+      fail("masked compare-and-swap is not available on this backend (upstream rdma-core has "
+           "no masked atomics); use 64-bit locks");
+    }
+    if (request.mask == 0) fail("empty mask");
+    for (int field = 0; field < 4; ++field) {
+      const uint64_t bits = (request.mask >> (16 * field)) & 0xFFFF;
+      if (bits != 0 && bits != 0xFFFF) fail("the mask must consist of whole 16-bit fields");
+    }
+  }
+}
+
+void Client::Count(std::span<const WorkRequest> batch) {
+  OpStats delta;
+  delta.round_trips = 1;
+  for (const WorkRequest& request : batch) {
+    switch (request.verb) {
+      case Verb::kRead:
+        ++delta.reads;
+        delta.bytes_read += request.length;
+        break;
+      case Verb::kWrite:
+        ++delta.writes;
+        delta.bytes_written += request.length;
+        break;
+      case Verb::kCompareAndSwap:
+      case Verb::kMaskedCompareAndSwap:
+        ++delta.compare_and_swaps;
+        if (!request.Succeeded()) ++delta.failed_compare_and_swaps;
+        break;
+      case Verb::kFetchAndAdd:
+        ++delta.fetch_and_adds;
+        break;
+    }
+  }
+  total_stats_ += delta;
+  if (current_stats_ != nullptr) *current_stats_ += delta;
+}
+
+}  // namespace dmbench::rdma

@@ -1,0 +1,100 @@
+// The one-sided RDMA API that index code is written against.
+//
+// A Client is one coroutine on a compute server. Verbs block the calling
+// coroutine (not the thread) until they complete, so index code is ordinary
+// sequential code; the backend switches to other coroutines meanwhile. Every
+// verb and batch is counted into the current OpStats scope.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <span>
+
+#include "harness/rdma/client_location.h"
+#include "harness/rdma/op_stats.h"
+#include "harness/rdma/work_request.h"
+
+namespace dmbench::rdma {
+
+class ChunkAllocator;
+
+class Client {
+ public:
+  Client(ClientLocation location, const ClusterShape& shape) : location_(location), shape_(shape) {}
+  virtual ~Client() = default;
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  // Single verbs: one round trip each.
+  void Read(GlobalAddress source, void* destination, uint32_t length);
+  void Write(GlobalAddress destination, const void* source, uint32_t length);
+  // Returns the word's old value; the swap happened iff it equals `expected`.
+  uint64_t CompareAndSwap(GlobalAddress word, uint64_t expected, uint64_t desired);
+  // Compares and swaps only the bits of `mask`, which must be made of whole
+  // 16-bit fields (ConnectX extended atomics). Sim backend only.
+  uint64_t MaskedCompareAndSwap(GlobalAddress word, uint64_t expected, uint64_t desired,
+                                uint64_t mask);
+  uint64_t FetchAndAdd(GlobalAddress word, uint64_t addend);
+
+  // A batch: linked work requests on the QP to one memory server, only the
+  // last signaled, executed in order at the responder. One round trip.
+  void Execute(std::span<WorkRequest> batch);
+  void Execute(std::initializer_list<WorkRequest> batch) = delete;  // results would be lost
+
+  // Compute-side primitives for sharing between the clients of one compute
+  // server (local lock tables, handover).
+  // Spends `nanoseconds` of this client's thread's CPU.
+  virtual void ChargeCpu(uint64_t nanoseconds) = 0;
+  // Lets the other coroutines of this thread run.
+  virtual void Yield() = 0;
+  // Blocks until another client calls Unpark(*this). A wake-up that comes
+  // first is kept (one permit), so wait/notify races lose nothing.
+  virtual void Park() = 0;
+  // Wakes `other`, a client of the same compute server.
+  virtual void Unpark(Client& other) = 0;
+  // Time on this client's clock: simulated on the sim, monotonic elsewhere.
+  virtual uint64_t NowNanoseconds() const = 0;
+
+  // Remote memory allocation, carved locally from chunks (chunk_allocator.h).
+  virtual ChunkAllocator& allocator() = 0;
+
+  const ClientLocation& location() const { return location_; }
+  const ClusterShape& shape() const { return shape_; }
+
+  // Where verbs are counted: the innermost StatsScope, and always the total.
+  OpStats* current_stats() const { return current_stats_; }
+  const OpStats& total_stats() const { return total_stats_; }
+
+ protected:
+  // Executes a validated batch (all to one memory server) and returns when it
+  // has completed; fills old_value of atomics.
+  virtual void ExecuteBatch(std::span<WorkRequest> batch) = 0;
+
+ private:
+  friend class StatsScope;
+  void Validate(const WorkRequest& request, uint16_t server) const;
+  void Count(std::span<const WorkRequest> batch);
+
+  ClientLocation location_;
+  ClusterShape shape_;
+  OpStats* current_stats_ = nullptr;
+  OpStats total_stats_;
+};
+
+// Counts the verbs a client issues while the scope lives into `stats`
+// (in addition to any enclosing scope's counters, which it hides).
+class StatsScope {
+ public:
+  StatsScope(Client& client, OpStats& stats) : client_(client), previous_(client.current_stats_) {
+    client.current_stats_ = &stats;
+  }
+  ~StatsScope() { client_.current_stats_ = previous_; }
+  StatsScope(const StatsScope&) = delete;
+  StatsScope& operator=(const StatsScope&) = delete;
+
+ private:
+  Client& client_;
+  OpStats* previous_;
+};
+
+}  // namespace dmbench::rdma

@@ -1,0 +1,132 @@
+#include "harness/rdma/sim/memory_region.h"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "harness/rdma/errors.h"
+
+namespace dmbench::rdma::sim {
+
+namespace {
+
+// Time of the k-th of n events spread evenly inside [start, end].
+SimTime Spread(SimTime start, SimTime end, uint64_t k, uint64_t n) {
+  return start + (end - start) * static_cast<SimTime>(k + 1) / static_cast<SimTime>(n + 1);
+}
+
+}  // namespace
+
+MemoryRegion::MemoryRegion(uint64_t bytes, uint64_t cacheline_bytes)
+    : size_(bytes), cacheline_bytes_(cacheline_bytes) {
+  // Anonymous, unreserved pages: a simulated server of many GiB costs only the
+  // pages the index touches, and they start zeroed like registered memory.
+  void* mapping = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (mapping == MAP_FAILED) {
+    throw MemoryExhaustedError("cannot map " + std::to_string(bytes >> 20) +
+                               " MiB for a simulated memory server; lower topology.host_memory_mib");
+  }
+  bytes_ = static_cast<uint8_t*>(mapping);
+}
+
+MemoryRegion::~MemoryRegion() { munmap(bytes_, size_); }
+
+void MemoryRegion::NoteReadWindow(SimTime window) {
+  longest_read_window_ = std::max(longest_read_window_, window);
+}
+
+void MemoryRegion::Log(uint64_t offset, uint32_t length, SimTime start, SimTime end) {
+  // Entries that ended before any READ still pending could have sampled
+  // cannot matter any more.
+  while (!log_.empty() && log_.front().end < start - longest_read_window_) log_.pop_front();
+  LoggedWrite& entry = log_.emplace_back();
+  entry.offset = offset;
+  entry.length = length;
+  entry.start = start;
+  entry.end = end;
+  entry.old_bytes.assign(bytes_ + offset, bytes_ + offset + length);
+}
+
+void MemoryRegion::Write(uint64_t offset, const void* source, uint32_t length, SimTime start,
+                         SimTime end) {
+  Log(offset, length, start, end);
+  std::memcpy(bytes_ + offset, source, length);
+}
+
+void MemoryRegion::WriteWord(uint64_t offset, uint64_t value, SimTime now) {
+  Log(offset, sizeof(value), now, now);
+  std::memcpy(bytes_ + offset, &value, sizeof(value));
+}
+
+uint64_t MemoryRegion::ReadWord(uint64_t offset) const {
+  uint64_t value;
+  std::memcpy(&value, bytes_ + offset, sizeof(value));
+  return value;
+}
+
+SimTime MemoryRegion::LineLandedAt(const LoggedWrite& write, uint64_t line) const {
+  const uint64_t first = write.offset / cacheline_bytes_;
+  const uint64_t last = (write.offset + write.length - 1) / cacheline_bytes_;
+  return Spread(write.start, write.end, line - first, last - first + 1);
+}
+
+void MemoryRegion::Read(uint64_t offset, void* destination, uint32_t length, SimTime start,
+                        SimTime end, DmaOrder order, Random& random) {
+  auto* out = static_cast<uint8_t*>(destination);
+  std::memcpy(out, bytes_ + offset, length);
+
+  const uint64_t read_end = offset + length;
+  bool overlapped = false;
+  for (const LoggedWrite& write : log_) {
+    if (write.end > start && write.offset < read_end && offset < write.offset + write.length) {
+      overlapped = true;
+      break;
+    }
+  }
+  if (!overlapped) return;
+
+  const uint64_t first = offset / cacheline_bytes_;
+  const uint64_t lines = (read_end - 1) / cacheline_bytes_ - first + 1;
+  line_ranks_.resize(lines);
+  for (uint64_t i = 0; i < lines; ++i) {
+    line_ranks_[i] = static_cast<uint32_t>(order == DmaOrder::kDescending ? lines - 1 - i : i);
+  }
+  if (order == DmaOrder::kRandom) {
+    for (uint64_t i = lines - 1; i > 0; --i) {
+      std::swap(line_ranks_[i], line_ranks_[random.Uniform(i + 1)]);
+    }
+  }
+
+  bool torn = false;
+  // Newest first, so that on each line the oldest write that landed after the
+  // sample wins: its old bytes are the line as it was when sampled.
+  for (auto write = log_.rbegin(); write != log_.rend(); ++write) {
+    const uint64_t write_end = write->offset + write->length;
+    if (write->end <= start || write->offset >= read_end || offset >= write_end) continue;
+    bool undone = false;
+    bool kept = false;
+    const uint64_t overlap_begin = std::max(offset, write->offset);
+    const uint64_t overlap_end = std::min(read_end, write_end);
+    for (uint64_t line = overlap_begin / cacheline_bytes_;
+         line * cacheline_bytes_ < overlap_end; ++line) {
+      const SimTime sampled = Spread(start, end, line_ranks_[line - first], lines);
+      if (LineLandedAt(*write, line) <= sampled) {
+        kept = true;
+        continue;
+      }
+      undone = true;
+      const uint64_t begin = std::max(overlap_begin, line * cacheline_bytes_);
+      const uint64_t stop = std::min(overlap_end, (line + 1) * cacheline_bytes_);
+      std::memcpy(out + (begin - offset), write->old_bytes.data() + (begin - write->offset),
+                  stop - begin);
+    }
+    torn = torn || (undone && kept);
+  }
+  if (torn) ++torn_reads_;
+}
+
+}  // namespace dmbench::rdma::sim

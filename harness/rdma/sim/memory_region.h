@@ -1,0 +1,74 @@
+// One address space (host DRAM or NIC on-chip memory) of a simulated memory
+// server: real bytes, plus what the DMA engine needs to tear reads.
+//
+// Writes are applied to the bytes at once when their DMA starts, but each
+// cacheline is deemed to land at its own time over the DMA's duration, and
+// the overwritten bytes are logged. A READ is resolved when its DMA ends: it
+// copies the bytes and, line by line, undoes every logged write that landed on
+// that line after the READ sampled it. So a READ sees each cacheline as it
+// was at one instant, and a mix across lines only while a write overlaps it
+// in time: exactly the cacheline-granular tearing of real DMA.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "harness/rdma/sim/nic_profile.h"
+#include "harness/rdma/sim/sim_time.h"
+#include "harness/util/random.h"
+
+namespace dmbench::rdma::sim {
+
+class MemoryRegion {
+ public:
+  MemoryRegion(uint64_t bytes, uint64_t cacheline_bytes);
+  ~MemoryRegion();
+  MemoryRegion(const MemoryRegion&) = delete;
+  MemoryRegion& operator=(const MemoryRegion&) = delete;
+
+  uint8_t* bytes() { return bytes_; }
+  uint64_t size() const { return size_; }
+
+  // A READ will sample over a window of `window` before its completion; the
+  // write log must reach back that far.
+  void NoteReadWindow(SimTime window);
+
+  // Applies a write whose cachelines land in ascending order over
+  // [start, end]; `start` is the current simulated time.
+  void Write(uint64_t offset, const void* source, uint32_t length, SimTime start, SimTime end);
+  // Applies the result of an atomic at `now` (one word, one instant).
+  void WriteWord(uint64_t offset, uint64_t value, SimTime now);
+  uint64_t ReadWord(uint64_t offset) const;
+
+  // Resolves a READ whose cachelines were sampled over [start, end] in
+  // `order`; `end` is the current simulated time.
+  void Read(uint64_t offset, void* destination, uint32_t length, SimTime start, SimTime end,
+            DmaOrder order, Random& random);
+
+  // READs that saw part of a write and not the rest.
+  uint64_t torn_reads() const { return torn_reads_; }
+
+ private:
+  struct LoggedWrite {
+    uint64_t offset;
+    uint32_t length;
+    SimTime start;
+    SimTime end;
+    std::vector<uint8_t> old_bytes;
+  };
+
+  void Log(uint64_t offset, uint32_t length, SimTime start, SimTime end);
+  // When the write's part of line `line` landed.
+  SimTime LineLandedAt(const LoggedWrite& write, uint64_t line) const;
+
+  uint8_t* bytes_;
+  uint64_t size_;
+  uint64_t cacheline_bytes_;
+  SimTime longest_read_window_ = 0;
+  std::deque<LoggedWrite> log_;
+  std::vector<uint32_t> line_ranks_;  // scratch for one READ
+  uint64_t torn_reads_ = 0;
+};
+
+}  // namespace dmbench::rdma::sim

@@ -1,0 +1,103 @@
+#include "harness/rdma/sim/nic_profile.h"
+
+#include <bit>
+
+#include "harness/rdma/errors.h"
+#include "harness/util/json_object_reader.h"
+
+namespace dmbench::rdma::sim {
+
+namespace {
+
+// Reads {"value": number, "source": "..."}; the source is mandatory so that
+// no number enters the model without provenance.
+double Parameter(JsonObjectReader& parameters, const std::string& key, double min, double max) {
+  JsonObjectReader parameter = parameters.Object(key);
+  const double value = parameter.RequiredNumber("value", min, max);
+  parameter.RequiredString("source");
+  parameter.RejectUnknownKeys();
+  return value;
+}
+
+uint64_t WholeParameter(JsonObjectReader& parameters, const std::string& key, uint64_t min,
+                        uint64_t max) {
+  const double value = Parameter(parameters, key, static_cast<double>(min), static_cast<double>(max));
+  if (value != static_cast<double>(static_cast<uint64_t>(value))) {
+    throw ConfigError(parameters.FieldPath(key) + ".value: must be a whole number, got " +
+                      std::to_string(value));
+  }
+  return static_cast<uint64_t>(value);
+}
+
+}  // namespace
+
+const char* DmaOrderName(DmaOrder order) {
+  switch (order) {
+    case DmaOrder::kAscending:
+      return "ascending";
+    case DmaOrder::kDescending:
+      return "descending";
+    case DmaOrder::kRandom:
+      return "random";
+  }
+  return "unknown";
+}
+
+NicProfile NicProfile::FromJson(JsonObjectReader& reader) {
+  NicProfile profile;
+  profile.name = reader.RequiredString("name");
+  reader.String("description", "");
+  JsonObjectReader p = reader.Object("parameters");
+  profile.cpu_post_request_ns = Parameter(p, "cpu_post_request_ns", 0, 1e6);
+  profile.cpu_doorbell_ns = Parameter(p, "cpu_doorbell_ns", 0, 1e6);
+  profile.cpu_poll_completion_ns = Parameter(p, "cpu_poll_completion_ns", 0, 1e6);
+  profile.cpu_wakeup_ns = Parameter(p, "cpu_wakeup_ns", 0, 1e6);
+  profile.link_bandwidth_gbps = Parameter(p, "link_bandwidth_gbps", 0.1, 1e5);
+  profile.link_latency_ns = Parameter(p, "link_latency_ns", 0, 1e6);
+  profile.link_packet_overhead_bytes = WholeParameter(p, "link_packet_overhead_bytes", 0, 4096);
+  profile.link_mtu_bytes = WholeParameter(p, "link_mtu_bytes", 256, 1 << 16);
+  profile.nic_latency_ns = Parameter(p, "nic_latency_ns", 0, 1e6);
+  profile.nic_outbound_mops = Parameter(p, "nic_outbound_mops", 0.001, 1e5);
+  profile.nic_inbound_mops = Parameter(p, "nic_inbound_mops", 0.001, 1e5);
+  profile.pcie_read_latency_ns = Parameter(p, "pcie_read_latency_ns", 0, 1e6);
+  profile.pcie_write_latency_ns = Parameter(p, "pcie_write_latency_ns", 0, 1e6);
+  profile.pcie_bandwidth_gbps = Parameter(p, "pcie_bandwidth_gbps", 0.1, 1e5);
+  profile.on_chip_memory_kib = WholeParameter(p, "on_chip_memory_kib", 0, 1 << 20);
+  profile.on_chip_access_ns = Parameter(p, "on_chip_access_ns", 0, 1e6);
+  profile.atomic_buckets = WholeParameter(p, "atomic_buckets", 1, 1 << 24);
+  if (!std::has_single_bit(profile.atomic_buckets)) {
+    throw ConfigError(p.FieldPath("atomic_buckets") + ".value: must be a power of two, got " +
+                      std::to_string(profile.atomic_buckets));
+  }
+  profile.atomic_on_chip_ns = Parameter(p, "atomic_on_chip_ns", 0, 1e6);
+  profile.cacheline_bytes = WholeParameter(p, "cacheline_bytes", 8, 4096);
+  if (!std::has_single_bit(profile.cacheline_bytes)) {
+    throw ConfigError(p.FieldPath("cacheline_bytes") + ".value: must be a power of two, got " +
+                      std::to_string(profile.cacheline_bytes));
+  }
+  {
+    JsonObjectReader order = p.Object("dma_read_order");
+    const std::string name =
+        order.Choice("value", "ascending", {"ascending", "descending", "random"});
+    order.RequiredString("source");
+    order.RejectUnknownKeys();
+    profile.dma_read_order = name == "ascending"    ? DmaOrder::kAscending
+                             : name == "descending" ? DmaOrder::kDescending
+                                                    : DmaOrder::kRandom;
+  }
+  p.RejectUnknownKeys();
+  reader.RejectUnknownKeys();
+  return profile;
+}
+
+NicProfile NicProfile::Load(const std::string& file) {
+  const nlohmann::json document = ReadJsonFile(file);
+  try {
+    JsonObjectReader reader(document, "");
+    return FromJson(reader);
+  } catch (const ConfigError& error) {
+    throw ConfigError("NIC profile " + file + ": " + error.what());
+  }
+}
+
+}  // namespace dmbench::rdma::sim

@@ -1,0 +1,171 @@
+// What each verb does to remote memory and returns, on the sim backend.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "harness/rdma/errors.h"
+#include "harness/rdma/sim/tests/sim_test_support.h"
+
+namespace dmbench::rdma::sim {
+namespace {
+
+using testing::MakeCluster;
+using testing::SmallTopology;
+
+constexpr uint64_t kWord = 1 << 20;
+
+TEST(VerbSemantics, WriteThenReadRoundTrips) {
+  auto cluster = MakeCluster(SmallTopology(2, 1, 1));
+  cluster->Run([](Client& client) {
+    char text[100] = "disaggregated memory";
+    client.Write(GlobalAddress::Host(1, kWord), text, sizeof(text));
+    char back[100] = {};
+    client.Read(GlobalAddress::Host(1, kWord), back, sizeof(back));
+    EXPECT_STREQ(back, "disaggregated memory");
+    // The other server's memory is untouched.
+    client.Read(GlobalAddress::Host(0, kWord), back, sizeof(back));
+    EXPECT_EQ(back[0], 0);
+  });
+}
+
+TEST(VerbSemantics, CompareAndSwapReturnsOldValueOnSuccessAndFailure) {
+  auto cluster = MakeCluster(SmallTopology(1, 1, 1));
+  cluster->Run([](Client& client) {
+    const GlobalAddress word = GlobalAddress::Host(0, kWord);
+    EXPECT_EQ(client.CompareAndSwap(word, 0, 7), 0u);   // succeeds
+    EXPECT_EQ(client.CompareAndSwap(word, 0, 9), 7u);   // fails: returns current value
+    EXPECT_EQ(client.CompareAndSwap(word, 7, 11), 7u);  // succeeds
+    uint64_t value = 0;
+    client.Read(word, &value, 8);
+    EXPECT_EQ(value, 11u);
+  });
+}
+
+TEST(VerbSemantics, FailedCompareAndSwapIsCountedAndLeavesMemory) {
+  auto cluster = MakeCluster(SmallTopology(1, 1, 1));
+  cluster->Run([](Client& client) {
+    const GlobalAddress word = GlobalAddress::Host(0, kWord);
+    OpStats stats;
+    {
+      StatsScope scope(client, stats);
+      client.CompareAndSwap(word, 5, 6);
+      client.CompareAndSwap(word, 0, 6);
+    }
+    EXPECT_EQ(stats.compare_and_swaps, 2u);
+    EXPECT_EQ(stats.failed_compare_and_swaps, 1u);
+    EXPECT_EQ(stats.round_trips, 2u);
+  });
+}
+
+TEST(VerbSemantics, MaskedCompareAndSwapChangesOnlyItsField) {
+  auto cluster = MakeCluster(SmallTopology(1, 1, 1));
+  cluster->Run([](Client& client) {
+    const GlobalAddress word = GlobalAddress::OnChip(0, 64);
+    const uint64_t initial = 0x4444'3333'2222'1111ULL;
+    client.Write(word, &initial, 8);
+    const uint64_t field = 0xFFFFULL << 16;
+    // Compare field 1 (0x2222) and set it to 0xBEEF; the rest stays.
+    uint64_t old = client.MaskedCompareAndSwap(word, 0x2222ULL << 16, 0xBEEFULL << 16, field);
+    EXPECT_EQ(old, initial);
+    uint64_t value = 0;
+    client.Read(word, &value, 8);
+    EXPECT_EQ(value, 0x4444'3333'BEEF'1111ULL);
+    // Other fields do not take part in the comparison...
+    old = client.MaskedCompareAndSwap(word, 0xBEEFULL << 16, 0x0000ULL << 16, field);
+    EXPECT_EQ(old, value);
+    client.Read(word, &value, 8);
+    EXPECT_EQ(value, 0x4444'3333'0000'1111ULL);
+    // ...and a mismatch in the field fails without writing.
+    old = client.MaskedCompareAndSwap(word, 0x1234ULL << 16, 0x5678ULL << 16, field);
+    client.Read(word, &value, 8);
+    EXPECT_EQ(value, 0x4444'3333'0000'1111ULL);
+  });
+}
+
+TEST(VerbSemantics, MaskedCompareAndSwapRejectsPartialFields) {
+  auto cluster = MakeCluster(SmallTopology(1, 1, 1));
+  EXPECT_THROW(cluster->Run([](Client& client) {
+    client.MaskedCompareAndSwap(GlobalAddress::Host(0, kWord), 0, 1, 0xFF);
+  }),
+               VerbError);
+}
+
+TEST(VerbSemantics, FetchAndAddReturnsOldValueAndAdds) {
+  auto cluster = MakeCluster(SmallTopology(1, 1, 1));
+  cluster->Run([](Client& client) {
+    const GlobalAddress word = GlobalAddress::Host(0, kWord);
+    EXPECT_EQ(client.FetchAndAdd(word, 5), 0u);
+    EXPECT_EQ(client.FetchAndAdd(word, 3), 5u);
+    EXPECT_EQ(client.FetchAndAdd(word, ~uint64_t{0}), 8u);  // adding -1 wraps
+    uint64_t value = 0;
+    client.Read(word, &value, 8);
+    EXPECT_EQ(value, 7u);
+  });
+}
+
+TEST(VerbSemantics, ConcurrentFetchAndAddsLoseNothing) {
+  auto cluster = MakeCluster(SmallTopology(2, 4, 8));
+  cluster->Run([](Client& client) {
+    for (int i = 0; i < 50; ++i) client.FetchAndAdd(GlobalAddress::OnChip(1, 0), 1);
+    for (int i = 0; i < 50; ++i) client.FetchAndAdd(GlobalAddress::Host(1, kWord), 2);
+  });
+  EXPECT_EQ(cluster->memory(1, MemorySpace::kOnChip).ReadWord(0), 4u * 8 * 50);
+  EXPECT_EQ(cluster->memory(1, MemorySpace::kHost).ReadWord(kWord), 4u * 8 * 50 * 2);
+}
+
+TEST(VerbSemantics, StatsScopeCountsBatchAsOneRoundTrip) {
+  auto cluster = MakeCluster(SmallTopology(1, 1, 1));
+  cluster->Run([](Client& client) {
+    uint64_t a = 1, b = 2, c = 0;
+    WorkRequest batch[3] = {
+        {.verb = Verb::kWrite, .remote = GlobalAddress::Host(0, kWord), .local = &a, .length = 8},
+        {.verb = Verb::kRead, .remote = GlobalAddress::Host(0, kWord), .local = &c, .length = 8},
+        {.verb = Verb::kFetchAndAdd, .remote = GlobalAddress::Host(0, kWord + 8), .length = 8,
+         .compare_or_add = b}};
+    OpStats stats;
+    {
+      StatsScope scope(client, stats);
+      client.Execute(batch);
+    }
+    EXPECT_EQ(c, 1u);  // in order: the READ sees the WRITE before it
+    EXPECT_EQ(stats.round_trips, 1u);
+    EXPECT_EQ(stats.reads, 1u);
+    EXPECT_EQ(stats.writes, 1u);
+    EXPECT_EQ(stats.fetch_and_adds, 1u);
+    EXPECT_EQ(stats.bytes_written, 8u);
+    EXPECT_EQ(stats.bytes_read, 8u);
+    EXPECT_EQ(client.total_stats(), stats);
+  });
+}
+
+TEST(VerbSemantics, BadAddressesAreRejectedWithTheReason) {
+  auto cluster = MakeCluster(SmallTopology(2, 1, 1));
+  auto message_of = [&](const SimCluster::ClientBody& body) -> std::string {
+    try {
+      cluster->Run(body);
+    } catch (const VerbError& error) {
+      return error.what();
+    }
+    return "no error";
+  };
+  uint64_t buffer = 0;
+  EXPECT_NE(message_of([&](Client& c) { c.Read(GlobalAddress::Host(2, 0), &buffer, 8); })
+                .find("no such memory server"),
+            std::string::npos);
+  EXPECT_NE(message_of([&](Client& c) { c.Read(GlobalAddress::Host(0, (64u << 20) - 4), &buffer, 8); })
+                .find("past the end"),
+            std::string::npos);
+  EXPECT_NE(message_of([&](Client& c) { c.FetchAndAdd(GlobalAddress::Host(0, 12), 1); })
+                .find("aligned"),
+            std::string::npos);
+  EXPECT_NE(message_of([&](Client& c) {
+              WorkRequest batch[2] = {
+                  {.verb = Verb::kRead, .remote = GlobalAddress::Host(0, 64), .local = &buffer, .length = 8},
+                  {.verb = Verb::kRead, .remote = GlobalAddress::Host(1, 64), .local = &buffer, .length = 8}};
+              c.Execute(batch);
+            }).find("one memory server"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace dmbench::rdma::sim

@@ -1,0 +1,51 @@
+// Reads one JSON object of a config file field by field, checking types and
+// ranges, and rejects keys nobody asked for. Every error names the full path
+// of the field and what is allowed, because users meet these at the prompt.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace dmbench {
+
+class JsonObjectReader {
+ public:
+  // `path` prefixes field names in errors ("topology" -> "topology.x").
+  JsonObjectReader(const nlohmann::json& object, std::string path);
+
+  bool Has(const std::string& key) const;
+  // An absent key keeps `fallback`; a present one must fit [min, max].
+  uint64_t Unsigned(const std::string& key, uint64_t fallback, uint64_t min, uint64_t max);
+  double Number(const std::string& key, double fallback, double min, double max);
+  bool Bool(const std::string& key, bool fallback);
+  std::string String(const std::string& key, const std::string& fallback);
+  std::string Choice(const std::string& key, const std::string& fallback,
+                     const std::vector<std::string>& allowed);
+  // Required variants: absent is an error.
+  double RequiredNumber(const std::string& key, double min, double max);
+  std::string RequiredString(const std::string& key);
+  JsonObjectReader Object(const std::string& key);
+
+  // Throws ConfigError for the first key that no accessor asked for, listing
+  // the keys that are allowed here. Call after reading every field.
+  void RejectUnknownKeys() const;
+
+  std::string FieldPath(const std::string& key) const;
+
+ private:
+  const nlohmann::json& Get(const std::string& key);
+  [[noreturn]] void Fail(const std::string& key, const std::string& what) const;
+
+  const nlohmann::json& object_;
+  std::string path_;
+  std::set<std::string> known_;
+};
+
+// Parses a file as JSON; ConfigError names the file and the parse error.
+nlohmann::json ReadJsonFile(const std::string& file);
+
+}  // namespace dmbench

@@ -1,0 +1,86 @@
+#include "workloads/key_scrambler.h"
+
+#include <xxhash.h>
+
+#include <algorithm>
+#include <bit>
+#include <stdexcept>
+#include <string>
+
+#include "harness/util/random.h"
+
+namespace dmbench::workloads {
+namespace {
+
+// The round function hashes the in-memory bytes of a uint64_t; fixing the byte order keeps
+// permutations (and so every run's key sequence) identical across machines.
+static_assert(std::endian::native == std::endian::little,
+              "KeyScrambler hashes native uint64_t bytes; add a byte swap for big-endian hosts");
+
+void CheckInRange(uint64_t value, uint64_t n, const char* what) {
+  if (value >= n) {
+    throw std::out_of_range(std::string("KeyScrambler: ") + what + " " + std::to_string(value) +
+                            " is outside [0, " + std::to_string(n) + ")");
+  }
+}
+
+}  // namespace
+
+KeyScrambler::KeyScrambler(uint64_t n, uint64_t seed) : n_(n), half_bits_(0), half_mask_(0) {
+  if (n == 0) throw std::invalid_argument("KeyScrambler n must be >= 1, got 0");
+  // A balanced network needs an even width, and at least one bit per half.
+  const int bits = std::max(2, static_cast<int>(std::bit_width(n - 1)));
+  half_bits_ = (bits + 1) / 2;
+  half_mask_ = (uint64_t{1} << half_bits_) - 1;
+  for (size_t round = 0; round < kRounds; ++round) {
+    round_keys_[round] = DeriveSeed(seed, round);
+  }
+}
+
+uint64_t KeyScrambler::RoundFunction(size_t round, uint64_t half) const {
+  return XXH3_64bits_withSeed(&half, sizeof(half), round_keys_[round]) & half_mask_;
+}
+
+uint64_t KeyScrambler::Encrypt(uint64_t block) const {
+  uint64_t left = block >> half_bits_;
+  uint64_t right = block & half_mask_;
+  for (size_t round = 0; round < kRounds; ++round) {
+    const uint64_t next_right = left ^ RoundFunction(round, right);
+    left = right;
+    right = next_right;
+  }
+  return (left << half_bits_) | right;
+}
+
+uint64_t KeyScrambler::Decrypt(uint64_t block) const {
+  uint64_t left = block >> half_bits_;
+  uint64_t right = block & half_mask_;
+  for (size_t step = 1; step <= kRounds; ++step) {
+    const uint64_t previous_left = right ^ RoundFunction(kRounds - step, left);
+    right = left;
+    left = previous_left;
+  }
+  return (left << half_bits_) | right;
+}
+
+// Cycle-walking: the network permutes the whole 2^(2*half_bits) domain, so following its cycle
+// from an in-range value must come back into [0, n); the first in-range value is the image.
+uint64_t KeyScrambler::Permute(uint64_t rank) const {
+  CheckInRange(rank, n_, "rank");
+  uint64_t block = rank;
+  do {
+    block = Encrypt(block);
+  } while (block >= n_);
+  return block;
+}
+
+uint64_t KeyScrambler::Inverse(uint64_t key) const {
+  CheckInRange(key, n_, "key");
+  uint64_t block = key;
+  do {
+    block = Decrypt(block);
+  } while (block >= n_);
+  return block;
+}
+
+}  // namespace dmbench::workloads

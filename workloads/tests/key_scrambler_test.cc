@@ -1,0 +1,96 @@
+#include "workloads/key_scrambler.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "workloads/zipfian_generator.h"
+
+namespace dmbench::workloads {
+namespace {
+
+// Covers the 2-bit minimum (1..4), odd and even bit widths, exact powers of two and values just
+// above them (the worst case for cycle-walking), and a large non-power-of-two.
+TEST(KeyScramblerTest, IsABijectionOnZeroToN) {
+  for (const uint64_t n :
+       {uint64_t{1}, uint64_t{2}, uint64_t{3}, uint64_t{4}, uint64_t{5}, uint64_t{1'000},
+        uint64_t{65'536}, uint64_t{65'537}, uint64_t{131'072}, uint64_t{1'000'003}}) {
+    const KeyScrambler scrambler(n, 42);
+    EXPECT_EQ(scrambler.items(), n);
+    std::vector<bool> seen(n);
+    for (uint64_t rank = 0; rank < n; ++rank) {
+      const uint64_t key = scrambler.Permute(rank);
+      ASSERT_LT(key, n) << "n " << n << ", rank " << rank;
+      ASSERT_FALSE(seen[key]) << "n " << n << ": rank " << rank << " collides on key " << key;
+      seen[key] = true;
+      ASSERT_EQ(scrambler.Inverse(key), rank) << "n " << n;
+    }
+  }
+}
+
+TEST(KeyScramblerTest, SameSeedGivesSamePermutation) {
+  const KeyScrambler first(1'000'003, 9);
+  const KeyScrambler second(1'000'003, 9);
+  for (uint64_t rank = 0; rank < 10'000; ++rank) {
+    ASSERT_EQ(first.Permute(rank), second.Permute(rank)) << "rank " << rank;
+  }
+}
+
+TEST(KeyScramblerTest, DifferentSeedsGiveDifferentPermutations) {
+  constexpr uint64_t kItems = 1'000;
+  const KeyScrambler first(kItems, 1);
+  const KeyScrambler second(kItems, 2);
+  int agreements = 0;
+  int fixed_points = 0;
+  for (uint64_t rank = 0; rank < kItems; ++rank) {
+    if (first.Permute(rank) == second.Permute(rank)) ++agreements;
+    if (first.Permute(rank) == rank) ++fixed_points;
+  }
+  // Independent random permutations agree on about one position, and fix about one point.
+  EXPECT_LT(agreements, 10);
+  EXPECT_LT(fixed_points, 10);
+}
+
+// The point of scrambling: the hottest ranks of a skewed workload must not sit in one narrow
+// key range (hence in a few B+Tree leaves). 100 keys thrown at random into 100 slices occupy
+// about 63 of them (sd ~3); ascending keys occupy 1.
+TEST(KeyScramblerTest, SpreadsHotZipfianRanksOverTheKeySpace) {
+  constexpr uint64_t kItems = 1'000'000;
+  constexpr uint64_t kHotRanks = 100;
+  constexpr uint64_t kSlices = 100;
+  const ZipfianGenerator zipf(kItems, 0.99);
+  // Guards the premise that ranks 0..99 are the hottest ones.
+  for (uint64_t rank = 1; rank <= kHotRanks; ++rank) {
+    ASSERT_LT(zipf.Probability(rank), zipf.Probability(rank - 1));
+  }
+  const KeyScrambler scrambler(kItems, 2024);
+  std::vector<bool> occupied(kSlices);
+  for (uint64_t rank = 0; rank < kHotRanks; ++rank) {
+    occupied[scrambler.Permute(rank) * kSlices / kItems] = true;
+  }
+  int occupied_slices = 0;
+  for (const bool slice : occupied) occupied_slices += slice ? 1 : 0;
+  EXPECT_GE(occupied_slices, 50);
+}
+
+TEST(KeyScramblerTest, RejectsOutOfRangeInput) {
+  EXPECT_THROW(KeyScrambler(0, 1), std::invalid_argument);
+  const KeyScrambler scrambler(1'000, 1);
+  EXPECT_THROW(scrambler.Permute(1'000), std::out_of_range);
+  EXPECT_THROW(scrambler.Inverse(1'000), std::out_of_range);
+}
+
+TEST(KeyScramblerTest, HandlesTheFullSixtyFourBitDomain) {
+  constexpr uint64_t kItems = ~uint64_t{0};
+  const KeyScrambler scrambler(kItems, 3);
+  for (const uint64_t rank : {uint64_t{0}, uint64_t{1}, kItems / 2, kItems - 1}) {
+    const uint64_t key = scrambler.Permute(rank);
+    EXPECT_LT(key, kItems);
+    EXPECT_EQ(scrambler.Inverse(key), rank);
+  }
+}
+
+}  // namespace
+}  // namespace dmbench::workloads
