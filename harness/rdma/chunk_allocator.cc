@@ -32,10 +32,10 @@ GlobalAddress ChunkAllocator::Allocate(Client& client, uint64_t bytes) {
         chunk_bytes_);
     const uint64_t start = MemoryLayout::kFirstChunkOffset + taken;
     if (start + chunk_bytes_ > host_memory_bytes_) {
-      const uint64_t capacity = host_memory_bytes_ > MemoryLayout::kFirstChunkOffset
-                                    ? (host_memory_bytes_ - MemoryLayout::kFirstChunkOffset) /
-                                          chunk_bytes_
-                                    : 0;
+      const uint64_t capacity =
+          host_memory_bytes_ > MemoryLayout::kFirstChunkOffset
+              ? (host_memory_bytes_ - MemoryLayout::kFirstChunkOffset) / chunk_bytes_
+              : 0;
       throw MemoryExhaustedError(
           "memory server " + std::to_string(server) + " is exhausted: its " +
           std::to_string(host_memory_bytes_ >> 20) + " MiB of host memory hold " +

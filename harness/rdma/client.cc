@@ -7,7 +7,8 @@
 namespace dmbench::rdma {
 
 void Client::Read(GlobalAddress source, void* destination, uint32_t length) {
-  WorkRequest request{.verb = Verb::kRead, .remote = source, .local = destination, .length = length};
+  WorkRequest request{
+      .verb = Verb::kRead, .remote = source, .local = destination, .length = length};
   Execute(std::span(&request, 1));
 }
 
@@ -69,8 +70,8 @@ void Client::Validate(const WorkRequest& request, uint16_t server) const {
   if (address.server >= shape_.memory_servers) {
     fail("no such memory server (the cluster has " + std::to_string(shape_.memory_servers) + ")");
   }
-  const uint64_t space_bytes = address.space == MemorySpace::kHost ? shape_.host_memory_bytes
-                                                                   : shape_.on_chip_memory_bytes;
+  const uint64_t space_bytes =
+      address.space == MemorySpace::kHost ? shape_.host_memory_bytes : shape_.on_chip_memory_bytes;
   if (IsAtomic(request.verb)) {
     if (address.offset % 8 != 0) fail("atomics need an 8-byte aligned address");
     if (request.length != 8) fail("atomics operate on 8 bytes");
@@ -85,8 +86,9 @@ void Client::Validate(const WorkRequest& request, uint16_t server) const {
   }
   if (request.verb == Verb::kMaskedCompareAndSwap) {
     if (!shape_.masked_compare_and_swap) {
-      fail("masked compare-and-swap is not available on this backend (upstream rdma-core has "
-           "no masked atomics); use 64-bit locks");
+      fail(
+          "masked compare-and-swap is not available on this backend (upstream rdma-core has "
+          "no masked atomics); use 64-bit locks");
     }
     if (request.mask == 0) fail("empty mask");
     for (int field = 0; field < 4; ++field) {

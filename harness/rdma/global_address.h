@@ -36,7 +36,9 @@ struct GlobalAddress {
   // The packed word 0 is never a valid node: offset 0 of every server holds
   // the server's metadata (memory_layout.h).
   static constexpr GlobalAddress Null() { return {}; }
-  constexpr bool IsNull() const { return server == 0 && space == MemorySpace::kHost && offset == 0; }
+  constexpr bool IsNull() const {
+    return server == 0 && space == MemorySpace::kHost && offset == 0;
+  }
 
   // Only host addresses pack; see the file comment.
   constexpr uint64_t Pack() const { return (uint64_t{server} << kOffsetBits) | offset; }
@@ -44,7 +46,9 @@ struct GlobalAddress {
     return Host(static_cast<uint16_t>(word >> kOffsetBits), word & kMaxOffset);
   }
 
-  constexpr GlobalAddress operator+(uint64_t delta) const { return {server, space, offset + delta}; }
+  constexpr GlobalAddress operator+(uint64_t delta) const {
+    return {server, space, offset + delta};
+  }
   constexpr auto operator<=>(const GlobalAddress&) const = default;
 
   std::string ToString() const;

@@ -28,8 +28,10 @@ void Topology::Validate() const {
   if (coroutines_per_thread < 1) fail("coroutines_per_thread: must be at least 1");
   if (uint64_t{compute_servers} * threads_per_compute_server * coroutines_per_thread >
       kMaxClients) {
-    fail("clients: compute_servers x threads_per_compute_server x coroutines_per_thread must be "
-         "at most " + std::to_string(kMaxClients));
+    fail(
+        "clients: compute_servers x threads_per_compute_server x coroutines_per_thread must be "
+        "at most " +
+        std::to_string(kMaxClients));
   }
   if (colocated && memory_servers != compute_servers) {
     fail("colocated: machine i hosts memory server i and compute server i, so memory_servers (" +
@@ -45,8 +47,8 @@ void Topology::Validate() const {
 
 Topology Topology::FromJson(JsonObjectReader& reader) {
   Topology topology;
-  topology.memory_servers =
-      static_cast<uint32_t>(reader.Unsigned("memory_servers", topology.memory_servers, 1, kMaxServers));
+  topology.memory_servers = static_cast<uint32_t>(
+      reader.Unsigned("memory_servers", topology.memory_servers, 1, kMaxServers));
   topology.compute_servers = static_cast<uint32_t>(
       reader.Unsigned("compute_servers", topology.compute_servers, 1, kMaxServers));
   topology.threads_per_compute_server = static_cast<uint32_t>(reader.Unsigned(

@@ -29,7 +29,9 @@ struct WorkRequest {
 
   // For CAS and masked CAS, after execution.
   bool Succeeded() const { return ((old_value ^ compare_or_add) & EffectiveMask()) == 0; }
-  uint64_t EffectiveMask() const { return verb == Verb::kMaskedCompareAndSwap ? mask : ~uint64_t{0}; }
+  uint64_t EffectiveMask() const {
+    return verb == Verb::kMaskedCompareAndSwap ? mask : ~uint64_t{0};
+  }
 };
 
 // The memory effect of an atomic: the value it leaves in the word, given the

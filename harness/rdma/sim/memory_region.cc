@@ -27,8 +27,9 @@ MemoryRegion::MemoryRegion(uint64_t bytes, uint64_t cacheline_bytes)
   void* mapping = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (mapping == MAP_FAILED) {
-    throw MemoryExhaustedError("cannot map " + std::to_string(bytes >> 20) +
-                               " MiB for a simulated memory server; lower topology.host_memory_mib");
+    throw MemoryExhaustedError(
+        "cannot map " + std::to_string(bytes >> 20) +
+        " MiB for a simulated memory server; lower topology.host_memory_mib");
   }
   bytes_ = static_cast<uint8_t*>(mapping);
 }
@@ -111,8 +112,8 @@ void MemoryRegion::Read(uint64_t offset, void* destination, uint32_t length, Sim
     bool kept = false;
     const uint64_t overlap_begin = std::max(offset, write->offset);
     const uint64_t overlap_end = std::min(read_end, write_end);
-    for (uint64_t line = overlap_begin / cacheline_bytes_;
-         line * cacheline_bytes_ < overlap_end; ++line) {
+    for (uint64_t line = overlap_begin / cacheline_bytes_; line * cacheline_bytes_ < overlap_end;
+         ++line) {
       const SimTime sampled = Spread(start, end, line_ranks_[line - first], lines);
       if (LineLandedAt(*write, line) <= sampled) {
         kept = true;

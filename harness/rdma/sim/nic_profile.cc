@@ -21,7 +21,8 @@ double Parameter(JsonObjectReader& parameters, const std::string& key, double mi
 
 uint64_t WholeParameter(JsonObjectReader& parameters, const std::string& key, uint64_t min,
                         uint64_t max) {
-  const double value = Parameter(parameters, key, static_cast<double>(min), static_cast<double>(max));
+  const double value =
+      Parameter(parameters, key, static_cast<double>(min), static_cast<double>(max));
   if (value != static_cast<double>(static_cast<uint64_t>(value))) {
     throw ConfigError(parameters.FieldPath(key) + ".value: must be a whole number, got " +
                       std::to_string(value));

@@ -49,8 +49,8 @@ struct NicProfile {
   double on_chip_access_ns = 0;
 
   // Atomics: a bucket per address pattern; one atomic at a time per bucket.
-  uint64_t atomic_buckets = 0;  // power of two; bucket = low address bits
-  double atomic_on_chip_ns = 0; // bucket occupancy of an on-chip atomic
+  uint64_t atomic_buckets = 0;   // power of two; bucket = low address bits
+  double atomic_on_chip_ns = 0;  // bucket occupancy of an on-chip atomic
   // A host-memory atomic occupies its bucket for a PCIe read plus, unless a
   // CAS fails, a PCIe write.
 

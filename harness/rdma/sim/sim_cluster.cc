@@ -100,9 +100,9 @@ void SimCluster::Wake(SimClient& client, SimTime at) {
 
 void SimCluster::Post(SimClient& client, std::span<WorkRequest> batch) {
   SimThread& thread = client.thread_;
-  const SimTime posted = client.ThreadTime() + Nanoseconds(profile_.cpu_doorbell_ns) +
-                         static_cast<SimTime>(batch.size()) *
-                             Nanoseconds(profile_.cpu_post_request_ns);
+  const SimTime posted =
+      client.ThreadTime() + Nanoseconds(profile_.cpu_doorbell_ns) +
+      static_cast<SimTime>(batch.size()) * Nanoseconds(profile_.cpu_post_request_ns);
   thread.cpu_free_at = posted;
 
   const uint16_t server = batch.front().remote.server;
@@ -151,8 +151,7 @@ void SimCluster::ScheduleResponder(SimClient& client, uint32_t from) {
       SimTime end = start + on_chip_access_;
       if (host) {
         window = pcie_read_latency_ + PcieTransfer(request.length);
-        end = responder.pcie_to_nic.Serve(start + pcie_read_latency_,
-                                          PcieTransfer(request.length));
+        end = responder.pcie_to_nic.Serve(start + pcie_read_latency_, PcieTransfer(request.length));
       }
       region.NoteReadWindow(window);
       timing.dma_start = end - window;
@@ -161,10 +160,9 @@ void SimCluster::ScheduleResponder(SimClient& client, uint32_t from) {
       queue_pair.last_access_end = std::max(queue_pair.last_access_end, end);
       Respond(client, end, request.length);
     } else {
-      const SimTime end =
-          host ? responder.pcie_to_host.Serve(start, PcieTransfer(request.length)) +
-                     pcie_write_latency_
-               : start + on_chip_access_;
+      const SimTime end = host ? responder.pcie_to_host.Serve(start, PcieTransfer(request.length)) +
+                                     pcie_write_latency_
+                               : start + on_chip_access_;
       timing.dma_start = start;
       timing.dma_end = end;
       events_.Push(start, EventKind::kExecuteWrite, &client, i);

@@ -88,8 +88,8 @@ class SimCluster {
     std::vector<AtomicBucket> buckets;
   };
   struct QueuePair {
-    SimTime last_write_end = 0;  // everything after waits for writes
-    SimTime last_access_end = 0; // writes wait for everything before
+    SimTime last_write_end = 0;   // everything after waits for writes
+    SimTime last_access_end = 0;  // writes wait for everything before
   };
 
   void Post(SimClient& client, std::span<WorkRequest> batch);
@@ -101,16 +101,21 @@ class SimCluster {
   void ReleaseBucket(uint16_t nic, uint32_t bucket);
   void Dispatch(const Event& event);
 
-  Nic& RequesterNic(const SimClient& client) { return nics_[compute_nic_[client.location().compute_server]]; }
+  Nic& RequesterNic(const SimClient& client) {
+    return nics_[compute_nic_[client.location().compute_server]];
+  }
   Nic& ResponderNic(uint16_t server) { return nics_[memory_nic_[server]]; }
   bool Loopback(const SimClient& client, uint16_t server) const {
     return compute_nic_[client.location().compute_server] == memory_nic_[server];
   }
   QueuePair& QueuePairOf(const SimClient& client, uint16_t server) {
-    return queue_pairs_[static_cast<size_t>(client.thread_.index) * topology_.memory_servers + server];
+    return queue_pairs_[static_cast<size_t>(client.thread_.index) * topology_.memory_servers +
+                        server];
   }
   SimTime Wire(uint64_t payload_bytes) const;
-  SimTime PcieTransfer(uint64_t bytes) const { return TransferTime(bytes, profile_.pcie_bandwidth_gbps); }
+  SimTime PcieTransfer(uint64_t bytes) const {
+    return TransferTime(bytes, profile_.pcie_bandwidth_gbps);
+  }
   uint32_t BucketOf(const GlobalAddress& address) const {
     return static_cast<uint32_t>(address.offset & (profile_.atomic_buckets - 1));
   }

@@ -120,7 +120,9 @@ TEST(VerbSemantics, StatsScopeCountsBatchAsOneRoundTrip) {
     WorkRequest batch[3] = {
         {.verb = Verb::kWrite, .remote = GlobalAddress::Host(0, kWord), .local = &a, .length = 8},
         {.verb = Verb::kRead, .remote = GlobalAddress::Host(0, kWord), .local = &c, .length = 8},
-        {.verb = Verb::kFetchAndAdd, .remote = GlobalAddress::Host(0, kWord + 8), .length = 8,
+        {.verb = Verb::kFetchAndAdd,
+         .remote = GlobalAddress::Host(0, kWord + 8),
+         .length = 8,
          .compare_or_add = b}};
     OpStats stats;
     {
@@ -149,19 +151,26 @@ TEST(VerbSemantics, BadAddressesAreRejectedWithTheReason) {
     return "no error";
   };
   uint64_t buffer = 0;
-  EXPECT_NE(message_of([&](Client& c) { c.Read(GlobalAddress::Host(2, 0), &buffer, 8); })
-                .find("no such memory server"),
-            std::string::npos);
-  EXPECT_NE(message_of([&](Client& c) { c.Read(GlobalAddress::Host(0, (64u << 20) - 4), &buffer, 8); })
-                .find("past the end"),
-            std::string::npos);
-  EXPECT_NE(message_of([&](Client& c) { c.FetchAndAdd(GlobalAddress::Host(0, 12), 1); })
-                .find("aligned"),
+  EXPECT_NE(message_of([&](Client& c) {
+              c.Read(GlobalAddress::Host(2, 0), &buffer, 8);
+            }).find("no such memory server"),
             std::string::npos);
   EXPECT_NE(message_of([&](Client& c) {
-              WorkRequest batch[2] = {
-                  {.verb = Verb::kRead, .remote = GlobalAddress::Host(0, 64), .local = &buffer, .length = 8},
-                  {.verb = Verb::kRead, .remote = GlobalAddress::Host(1, 64), .local = &buffer, .length = 8}};
+              c.Read(GlobalAddress::Host(0, (64u << 20) - 4), &buffer, 8);
+            }).find("past the end"),
+            std::string::npos);
+  EXPECT_NE(
+      message_of([&](Client& c) { c.FetchAndAdd(GlobalAddress::Host(0, 12), 1); }).find("aligned"),
+      std::string::npos);
+  EXPECT_NE(message_of([&](Client& c) {
+              WorkRequest batch[2] = {{.verb = Verb::kRead,
+                                       .remote = GlobalAddress::Host(0, 64),
+                                       .local = &buffer,
+                                       .length = 8},
+                                      {.verb = Verb::kRead,
+                                       .remote = GlobalAddress::Host(1, 64),
+                                       .local = &buffer,
+                                       .length = 8}};
               c.Execute(batch);
             }).find("one memory server"),
             std::string::npos);

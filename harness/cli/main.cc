@@ -1,0 +1,44 @@
+// dmbench: benchmark harness for range indexes on disaggregated memory.
+#include <boost/program_options/errors.hpp>
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "harness/cli/micro_command.h"
+#include "harness/rdma/errors.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: dmbench <command> [options]\n"
+    "commands:\n"
+    "  micro   substrate microbenchmarks on the simulated fabric (Sherman Figs. 2, 3)\n"
+    "Run 'dmbench <command> --help' for a command's options.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> arguments(argv + 1, argv + argc);
+  if (arguments.empty() || arguments[0] == "--help" || arguments[0] == "-h") {
+    std::cout << kUsage;
+    return arguments.empty() ? 2 : 0;
+  }
+  const std::string command = arguments[0];
+  const std::vector<std::string> rest(arguments.begin() + 1, arguments.end());
+  try {
+    if (command == "micro") return dmbench::cli::RunMicroCommand(rest);
+    std::cerr << "dmbench: unknown command '" << command << "' (allowed: micro)\n" << kUsage;
+    return 2;
+  } catch (const dmbench::ConfigError& error) {
+    std::cerr << "dmbench " << command << ": " << error.what() << "\n";
+    return 2;
+  } catch (const boost::program_options::error& error) {
+    std::cerr << "dmbench " << command << ": " << error.what() << " (see 'dmbench " << command
+              << " --help')\n";
+    return 2;
+  } catch (const std::exception& error) {
+    std::cerr << "dmbench " << command << ": error: " << error.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,185 @@
+#include "harness/cli/micro_command.h"
+
+#include <boost/program_options.hpp>
+
+#include <iostream>
+
+#include "harness/cli/cli_support.h"
+#include "harness/micro/atomic_benchmark.h"
+#include "harness/micro/spinlock_benchmark.h"
+#include "harness/micro/verb_benchmark.h"
+#include "harness/rdma/errors.h"
+
+namespace dmbench::cli {
+
+namespace po = boost::program_options;
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: dmbench micro {verbs|atomics|spinlock|all} [options]\n"
+    "  verbs     READ/WRITE throughput and latency vs IO size (Sherman Fig. 3)\n"
+    "  atomics   CAS throughput to 1..K addresses, host vs on-chip memory\n"
+    "  spinlock  RDMA spin locks under Zipfian skew (Sherman Fig. 2)\n"
+    "  all       the three in turn\n";
+
+template <typename T>
+T Choose(const std::string& option, const std::string& value,
+         const std::vector<std::pair<std::string, T>>& choices) {
+  std::string allowed;
+  for (const auto& [name, choice] : choices) {
+    if (name == value) return choice;
+    allowed += (allowed.empty() ? "" : ", ") + name;
+  }
+  throw ConfigError("--" + option + ": '" + value + "' is not one of {" + allowed + "}");
+}
+
+rdma::Topology TopologyFrom(const po::variables_map& values, rdma::Topology topology) {
+  auto take = [&](const char* option, uint32_t& field) {
+    if (values.count(option)) field = static_cast<uint32_t>(values[option].as<uint64_t>());
+  };
+  take("compute-servers", topology.compute_servers);
+  take("threads", topology.threads_per_compute_server);
+  take("coroutines", topology.coroutines_per_thread);
+  take("memory-servers", topology.memory_servers);
+  topology.Validate();
+  return topology;
+}
+
+}  // namespace
+
+int RunMicroCommand(const std::vector<std::string>& arguments) {
+  po::options_description options("dmbench micro options");
+  options.add_options()("help,h", "show this help")(
+      "nic", po::value<std::string>()->default_value("cx5-100g"),
+      "NIC profile: a name under configs/nic/ or a JSON file")(
+      "seed", po::value<uint64_t>()->default_value(1), "random seed")(
+      "warmup-us", po::value<double>(),
+      "simulated warm-up per point in us (default: verbs and atomics 20, spinlock 1000)")(
+      "measure-us", po::value<double>(),
+      "simulated measured window per point in us (default: verbs and atomics 200, spinlock "
+      "10000: lock queues need milliseconds to reach their steady state)")(
+      "out", po::value<std::string>(), "write the results as JSON to this file")(
+      "compute-servers", po::value<uint64_t>(), "override the benchmark's compute servers")(
+      "threads", po::value<uint64_t>(), "override client threads per compute server")(
+      "coroutines", po::value<uint64_t>(), "override coroutines per thread")(
+      "memory-servers", po::value<uint64_t>(), "override memory servers (outbound verbs)")(
+      "verb", po::value<std::string>()->default_value("both"), "verbs: read, write or both")(
+      "sizes", po::value<std::string>()->default_value("8,16,32,64,128,256,512,1024,2048,4096"),
+      "verbs: IO sizes in bytes, 1..4096")(
+      "direction", po::value<std::string>()->default_value("inbound"),
+      "verbs: inbound (all clients to one memory server) or outbound (one compute server to "
+      "all memory servers)")("depth", po::value<uint64_t>()->default_value(1),
+                             "verbs: work requests per batch per client, 1..64")(
+      "memory", po::value<std::string>()->default_value("both"), "atomics: host, onchip or both")(
+      "addresses", po::value<std::string>()->default_value("1,8,64,1024"),
+      "atomics: numbers of distinct words")(
+      "thetas", po::value<std::string>()->default_value("0,0.8,0.9,0.95,0.99"),
+      "spinlock: Zipfian skews, each in [0, 1)")("release",
+                                                 po::value<std::string>()->default_value("both"),
+                                                 "spinlock: faa (FG), write (FG+) or both")(
+      "locks", po::value<uint64_t>()->default_value(10240), "spinlock: number of locks");
+
+  if (arguments.empty() || arguments[0] == "--help" || arguments[0] == "-h") {
+    std::cout << kUsage << "\n" << options;
+    return arguments.empty() ? 2 : 0;
+  }
+  const std::string benchmark = arguments[0];
+  Choose<int>("benchmark", benchmark, {{"verbs", 0}, {"atomics", 0}, {"spinlock", 0}, {"all", 0}});
+
+  po::variables_map values;
+  po::store(
+      po::command_line_parser(std::vector<std::string>(arguments.begin() + 1, arguments.end()))
+          .options(options)
+          .run(),
+      values);
+  po::notify(values);
+  if (values.count("help")) {
+    std::cout << kUsage << "\n" << options;
+    return 0;
+  }
+
+  micro::MicroOptions micro_options;
+  micro_options.profile = LoadNicProfile(values["nic"].as<std::string>());
+  micro_options.seed = values["seed"].as<uint64_t>();
+  // Each benchmark has its own default window; the options override all.
+  auto window = [&](double warmup_us, double measure_us) {
+    micro::MicroOptions windowed = micro_options;
+    windowed.warmup_us = values.count("warmup-us") ? values["warmup-us"].as<double>() : warmup_us;
+    windowed.measure_us =
+        values.count("measure-us") ? values["measure-us"].as<double>() : measure_us;
+    if (!(windowed.warmup_us >= 0) || !(windowed.measure_us > 0)) {
+      throw ConfigError("--warmup-us must be >= 0 and --measure-us > 0");
+    }
+    return windowed;
+  };
+
+  nlohmann::json results = {{"nic_profile", micro_options.profile.name},
+                            {"seed", micro_options.seed},
+                            {"benchmarks", nlohmann::json::array()}};
+  const bool all = benchmark == "all";
+  if (all || benchmark == "verbs") {
+    micro::VerbBenchmarkConfig config;
+    config.verbs =
+        Choose<std::vector<rdma::Verb>>("verb", values["verb"].as<std::string>(),
+                                        {{"read", {rdma::Verb::kRead}},
+                                         {"write", {rdma::Verb::kWrite}},
+                                         {"both", {rdma::Verb::kRead, rdma::Verb::kWrite}}});
+    config.sizes.clear();
+    for (uint64_t size : ParseUnsignedList("sizes", values["sizes"].as<std::string>())) {
+      if (size < 1 || size > 4096) throw ConfigError("--sizes: each size must be in [1, 4096]");
+      config.sizes.push_back(static_cast<uint32_t>(size));
+    }
+    config.inbound = Choose<bool>("direction", values["direction"].as<std::string>(),
+                                  {{"inbound", true}, {"outbound", false}});
+    const uint64_t depth = values["depth"].as<uint64_t>();
+    if (depth < 1 || depth > 64) throw ConfigError("--depth must be in [1, 64]");
+    config.depth = static_cast<uint32_t>(depth);
+    rdma::Topology topology = config.topology;
+    if (!config.inbound) topology.memory_servers = 8;
+    config.topology = TopologyFrom(values, topology);
+    results["benchmarks"].push_back(micro::RunVerbBenchmark(config, window(20, 200), std::cout));
+  }
+  if (all || benchmark == "atomics") {
+    micro::AtomicBenchmarkConfig config;
+    config.spaces = Choose<std::vector<rdma::MemorySpace>>(
+        "memory", values["memory"].as<std::string>(),
+        {{"host", {rdma::MemorySpace::kHost}},
+         {"onchip", {rdma::MemorySpace::kOnChip}},
+         {"both", {rdma::MemorySpace::kHost, rdma::MemorySpace::kOnChip}}});
+    config.address_counts.clear();
+    for (uint64_t count : ParseUnsignedList("addresses", values["addresses"].as<std::string>())) {
+      // On-chip memory holds 32768 words of 8 bytes.
+      if (count < 1 || count > 32768)
+        throw ConfigError("--addresses: each count must be in [1, 32768]");
+      config.address_counts.push_back(static_cast<uint32_t>(count));
+    }
+    config.topology = TopologyFrom(values, config.topology);
+    results["benchmarks"].push_back(micro::RunAtomicBenchmark(config, window(20, 200), std::cout));
+  }
+  if (all || benchmark == "spinlock") {
+    micro::SpinlockBenchmarkConfig config;
+    config.thetas = ParseNumberList("thetas", values["thetas"].as<std::string>());
+    for (double theta : config.thetas) {
+      if (theta >= 1) throw ConfigError("--thetas: each theta must be in [0, 1)");
+    }
+    config.releases = Choose<std::vector<micro::LockRelease>>(
+        "release", values["release"].as<std::string>(),
+        {{"faa", {micro::LockRelease::kFetchAndAdd}},
+         {"write", {micro::LockRelease::kWrite}},
+         {"both", {micro::LockRelease::kFetchAndAdd, micro::LockRelease::kWrite}}});
+    const uint64_t locks = values["locks"].as<uint64_t>();
+    if (locks < 1 || locks > 1000000) throw ConfigError("--locks must be in [1, 1000000]");
+    config.locks = static_cast<uint32_t>(locks);
+    config.topology = TopologyFrom(values, config.topology);
+    results["benchmarks"].push_back(
+        micro::RunSpinlockBenchmark(config, window(1000, 10000), std::cout));
+  }
+  if (values.count("out")) {
+    WriteJsonFile(values["out"].as<std::string>(), results);
+    std::cerr << "wrote " << values["out"].as<std::string>() << "\n";
+  }
+  return 0;
+}
+
+}  // namespace dmbench::cli

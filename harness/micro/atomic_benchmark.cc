@@ -1,0 +1,59 @@
+#include "harness/micro/atomic_benchmark.h"
+
+#include "harness/rdma/memory_layout.h"
+
+namespace dmbench::micro {
+
+rdma::Topology AtomicBenchmarkConfig::DefaultTopology() {
+  rdma::Topology topology;
+  topology.memory_servers = 1;
+  topology.compute_servers = 8;
+  topology.threads_per_compute_server = 22;
+  topology.coroutines_per_thread = 1;
+  topology.colocated = false;
+  topology.host_memory_mib = 64;
+  topology.chunk_mib = 1;
+  return topology;
+}
+
+nlohmann::json RunAtomicBenchmark(const AtomicBenchmarkConfig& config, const MicroOptions& options,
+                                  std::ostream& table) {
+  std::vector<PointResult> points;
+  std::vector<nlohmann::json> rows;
+  for (rdma::MemorySpace space : config.spaces) {
+    for (uint32_t count : config.address_counts) {
+      const uint64_t base =
+          space == rdma::MemorySpace::kHost ? rdma::MemoryLayout::kFirstChunkOffset : 0;
+      // Each client guesses the word's value from what it last saw, so the
+      // mix of successes and failures is what contention makes it.
+      std::vector<uint64_t> last_seen(config.topology.clients() * uint64_t{count}, 0);
+      PointResult point =
+          MeasurePoint(config.topology, options, [&](rdma::Client& client, Random& random) {
+            const uint64_t word = random.Uniform(count);
+            uint64_t& guess = last_seen[client.location().index * uint64_t{count} + word];
+            const rdma::GlobalAddress address{0, space, base + word * 8};
+            const uint64_t old = client.CompareAndSwap(address, guess, guess + 1);
+            guess = old == guess ? old + 1 : old;
+            return Completed{1, 8};
+          });
+      nlohmann::json row = point.ToJson();
+      row["memory"] = space == rdma::MemorySpace::kHost ? "host" : "on-chip";
+      row["addresses"] = count;
+      row["p50_us"] = row["latency_us"]["p50"];
+      row["p99_us"] = row["latency_us"]["p99"];
+      rows.push_back(row);
+      points.push_back(std::move(point));
+    }
+  }
+  table << "CAS throughput, " << config.topology.clients() << " clients\n"
+        << FormatTable(rows, {"memory", "addresses", "mops", "p50_us", "p99_us"})
+        << SimulatorSpeedLine(points);
+  return {{"benchmark", "atomics"},
+          {"clients", config.topology.clients()},
+          {"warmup_us", options.warmup_us},
+          {"measure_us", options.measure_us},
+          {"points", rows},
+          {"simulator", SimulatorSpeedJson(points)}};
+}
+
+}  // namespace dmbench::micro

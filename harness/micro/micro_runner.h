@@ -1,0 +1,64 @@
+// What the substrate microbenchmarks share: a fresh simulated cluster per
+// measured point, a warm-up followed by a measured window of simulated time,
+// per-client latency recording, and the simulator's own speed.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/rdma/client.h"
+#include "harness/rdma/sim/nic_profile.h"
+#include "harness/rdma/sim/sim_cluster.h"
+#include "harness/rdma/topology.h"
+#include "harness/stats/log_linear_histogram.h"
+
+namespace dmbench::micro {
+
+struct MicroOptions {
+  rdma::sim::NicProfile profile;
+  uint64_t seed = 1;
+  double warmup_us = 20;
+  double measure_us = 200;
+};
+
+// Completed operations of one point: those that finished inside the
+// measured window.
+struct PointResult {
+  uint64_t operations = 0;
+  uint64_t payload_bytes = 0;
+  LogLinearHistogram latency_ns;
+  rdma::sim::SimRunStats simulator;
+  double measured_seconds = 0;
+
+  double mops() const { return operations / measured_seconds / 1e6; }
+  double gigabytes_per_second() const { return payload_bytes / measured_seconds / 1e9; }
+  nlohmann::json ToJson() const;
+};
+
+// One operation of a client: returns the operations and payload bytes it
+// completed (a batch of N verbs is N operations).
+struct Completed {
+  uint64_t operations;
+  uint64_t payload_bytes;
+};
+using Operation = std::function<Completed(rdma::Client&, Random&)>;
+
+// Runs `operation` in a loop on every client of a fresh cluster until the
+// window closes.
+PointResult MeasurePoint(const rdma::Topology& topology, const MicroOptions& options,
+                         const Operation& operation);
+
+// A readable table: `columns` are keys of each row object.
+std::string FormatTable(const std::vector<nlohmann::json>& rows,
+                        const std::vector<std::string>& columns);
+
+// A line on the simulator's speed over all points of a benchmark; every
+// benchmark prints it.
+std::string SimulatorSpeedLine(const std::vector<PointResult>& points);
+nlohmann::json SimulatorSpeedJson(const std::vector<PointResult>& points);
+
+}  // namespace dmbench::micro

@@ -1,0 +1,54 @@
+// A histogram of non-negative integers (latencies in ns, round trips, bytes)
+// with bounded relative error and constant memory, in the manner of
+// HdrHistogram: values below 2^kSubBits are exact; above, each power of two
+// is split into 2^kSubBits linear sub-buckets, so a reported percentile is
+// within 2^-kSubBits (0.8%) of the true value. Merging is exact.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace dmbench {
+
+class LogLinearHistogram {
+ public:
+  static constexpr int kSubBits = 7;
+
+  void Record(uint64_t value, uint64_t count = 1);
+  void Merge(const LogLinearHistogram& other);
+
+  uint64_t count() const { return count_; }
+  uint64_t min() const { return count_ == 0 ? 0 : min_; }
+  uint64_t max() const { return max_; }
+  double mean() const { return count_ == 0 ? 0 : static_cast<double>(sum_) / count_; }
+  // The smallest recorded bucket value v such that at least `percent`% of
+  // the values are <= v, reported as the bucket's midpoint clamped to
+  // [min, max]. 0 for an empty histogram.
+  uint64_t Percentile(double percent) const;
+
+  // Non-empty buckets as (lowest value, highest value, count), ascending.
+  struct Bucket {
+    uint64_t low;
+    uint64_t high;
+    uint64_t count;
+  };
+  std::vector<Bucket> Buckets() const;
+
+ private:
+  static constexpr int kSubBuckets = 1 << kSubBits;
+  // Exact values [0, kSubBuckets), then (64 - kSubBits) powers of two.
+  static constexpr int kBucketCount = kSubBuckets + (64 - kSubBits) * (kSubBuckets / 2);
+
+  static int IndexOf(uint64_t value);
+  static uint64_t LowOf(int index);
+  static uint64_t HighOf(int index);
+
+  std::vector<uint64_t> counts_ = std::vector<uint64_t>(kBucketCount, 0);
+  uint64_t count_ = 0;
+  uint64_t min_ = ~uint64_t{0};
+  uint64_t max_ = 0;
+  unsigned __int128 sum_ = 0;
+};
+
+}  // namespace dmbench
