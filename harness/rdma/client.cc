@@ -49,12 +49,19 @@ uint64_t Client::FetchAndAdd(GlobalAddress word, uint64_t addend) {
   return request.old_value;
 }
 
-void Client::Execute(std::span<WorkRequest> batch) {
+void Client::Execute(std::span<WorkRequest> batch) { ExecuteConcurrently(std::span(&batch, 1)); }
+
+void Client::ExecuteConcurrently(std::span<const std::span<WorkRequest>> batches) {
+  if (batches.empty()) throw VerbError("ExecuteConcurrently needs at least one batch");
+  for (std::span<WorkRequest> batch : batches) Validate(batch);
+  ExecuteBatches(batches);
+  Count(batches);
+}
+
+void Client::Validate(std::span<const WorkRequest> batch) const {
   if (batch.empty()) throw VerbError("an RDMA batch needs at least one work request");
   const uint16_t server = batch.front().remote.server;
   for (const WorkRequest& request : batch) Validate(request, server);
-  ExecuteBatch(batch);
-  Count(batch);
 }
 
 void Client::Validate(const WorkRequest& request, uint16_t server) const {
@@ -98,27 +105,29 @@ void Client::Validate(const WorkRequest& request, uint16_t server) const {
   }
 }
 
-void Client::Count(std::span<const WorkRequest> batch) {
+void Client::Count(std::span<const std::span<WorkRequest>> batches) {
   OpStats delta;
   delta.round_trips = 1;
-  for (const WorkRequest& request : batch) {
-    switch (request.verb) {
-      case Verb::kRead:
-        ++delta.reads;
-        delta.bytes_read += request.length;
-        break;
-      case Verb::kWrite:
-        ++delta.writes;
-        delta.bytes_written += request.length;
-        break;
-      case Verb::kCompareAndSwap:
-      case Verb::kMaskedCompareAndSwap:
-        ++delta.compare_and_swaps;
-        if (!request.Succeeded()) ++delta.failed_compare_and_swaps;
-        break;
-      case Verb::kFetchAndAdd:
-        ++delta.fetch_and_adds;
-        break;
+  for (std::span<WorkRequest> batch : batches) {
+    for (const WorkRequest& request : batch) {
+      switch (request.verb) {
+        case Verb::kRead:
+          ++delta.reads;
+          delta.bytes_read += request.length;
+          break;
+        case Verb::kWrite:
+          ++delta.writes;
+          delta.bytes_written += request.length;
+          break;
+        case Verb::kCompareAndSwap:
+        case Verb::kMaskedCompareAndSwap:
+          ++delta.compare_and_swaps;
+          if (!request.Succeeded()) ++delta.failed_compare_and_swaps;
+          break;
+        case Verb::kFetchAndAdd:
+          ++delta.fetch_and_adds;
+          break;
+      }
     }
   }
   total_stats_ += delta;

@@ -40,6 +40,9 @@ class Client {
   // last signaled, executed in order at the responder. One round trip.
   void Execute(std::span<WorkRequest> batch);
   void Execute(std::initializer_list<WorkRequest> batch) = delete;  // results would be lost
+  // Several batches, each on the QP to its memory server, posted together and
+  // waited for together: one round trip (e.g. parallel leaf READs, paper §4.4).
+  void ExecuteConcurrently(std::span<const std::span<WorkRequest>> batches);
 
   // Compute-side primitives for sharing between the clients of one compute
   // server (local lock tables, handover).
@@ -66,14 +69,15 @@ class Client {
   const OpStats& total_stats() const { return total_stats_; }
 
  protected:
-  // Executes a validated batch (all to one memory server) and returns when it
-  // has completed; fills old_value of atomics.
-  virtual void ExecuteBatch(std::span<WorkRequest> batch) = 0;
+  // Executes validated batches (each to one memory server) concurrently and
+  // returns when all have completed; fills old_value of atomics.
+  virtual void ExecuteBatches(std::span<const std::span<WorkRequest>> batches) = 0;
 
  private:
   friend class StatsScope;
+  void Validate(std::span<const WorkRequest> batch) const;
   void Validate(const WorkRequest& request, uint16_t server) const;
-  void Count(std::span<const WorkRequest> batch);
+  void Count(std::span<const std::span<WorkRequest>> batches);
 
   ClientLocation location_;
   ClusterShape shape_;

@@ -16,10 +16,10 @@ struct MemoryLayout {
   // Words the substrate keeps for cluster-wide coordination (barriers).
   static constexpr uint64_t kSubstrateAreaOffset = 64;
   static constexpr uint64_t kSubstrateAreaBytes = 4096 - 64;
-  // Free for the index: root pointers and other well-known words.
+  // Free for the index: root pointer, a host-memory lock table of 256 KiB.
   static constexpr uint64_t kIndexAreaOffset = 4096;
-  static constexpr uint64_t kIndexAreaBytes = 65536 - 4096;
-  static constexpr uint64_t kFirstChunkOffset = 65536;
+  static constexpr uint64_t kIndexAreaBytes = (1 << 20) - 4096;
+  static constexpr uint64_t kFirstChunkOffset = 1 << 20;
 };
 
 }  // namespace dmbench::rdma

@@ -40,7 +40,7 @@ void Topology::Validate() const {
   }
   if (chunk_mib < 1) fail("chunk_mib: must be at least 1");
   if (host_memory_bytes() < MemoryLayout::kFirstChunkOffset + chunk_bytes()) {
-    fail("host_memory_mib: must hold the 64 KiB metadata area and at least one chunk of " +
+    fail("host_memory_mib: must hold the 1 MiB metadata area and at least one chunk of " +
          std::to_string(chunk_mib) + " MiB, got " + std::to_string(host_memory_mib) + " MiB");
   }
 }

@@ -105,13 +105,16 @@ std::string JsonObjectReader::RequiredString(const std::string& key) {
 
 std::string JsonObjectReader::Choice(const std::string& key, const std::string& fallback,
                                      const std::vector<std::string>& allowed) {
-  const std::string choice = String(key, fallback);
+  std::string list;
+  for (const std::string& option : allowed) list += (list.empty() ? "" : ", ") + option;
+  known_.insert(key);
+  if (!Has(key)) return fallback;
+  const nlohmann::json& value = Get(key);
+  const std::string choice = value.is_string() ? value.get<std::string>() : "";
   for (const std::string& option : allowed) {
     if (option == choice) return choice;
   }
-  std::string list;
-  for (const std::string& option : allowed) list += (list.empty() ? "" : ", ") + option;
-  Fail(key, "must be one of {" + list + "}, got \"" + choice + "\"");
+  Fail(key, "must be one of {" + list + "}, got " + Describe(value));
 }
 
 JsonObjectReader JsonObjectReader::Object(const std::string& key) {

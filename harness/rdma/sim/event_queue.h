@@ -27,15 +27,15 @@ struct Event {
   uint64_t sequence;
   SimClient* client;
   uint32_t argument;  // work-request index, or bucket index
-  uint16_t nic;       // for kBucketRelease
+  uint16_t group;     // the client's batch, or for kBucketRelease the NIC
   EventKind kind;
 };
 
 class EventQueue {
  public:
   void Push(SimTime time, EventKind kind, SimClient* client, uint32_t argument = 0,
-            uint16_t nic = 0) {
-    heap_.push(Event{time, next_sequence_++, client, argument, nic, kind});
+            uint16_t group = 0) {
+    heap_.push(Event{time, next_sequence_++, client, argument, group, kind});
   }
   bool Empty() const { return heap_.empty(); }
   Event Pop() {

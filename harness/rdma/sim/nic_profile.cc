@@ -78,6 +78,10 @@ NicProfile NicProfile::FromJson(JsonObjectReader& reader) {
   }
   {
     JsonObjectReader order = p.Object("dma_read_order");
+    if (!order.Has("value")) {
+      throw ConfigError(order.FieldPath("value") +
+                        ": is required: one of {ascending, descending, random}");
+    }
     const std::string name =
         order.Choice("value", "ascending", {"ascending", "descending", "random"});
     order.RequiredString("source");

@@ -1,10 +1,18 @@
-// A first-come-first-served resource (a link direction, a NIC's message
-// engine, a PCIe direction): work arriving at `arrival` starts when the
-// resource is free and holds it for `service`. Reservations are made in
-// posting order, which is the simulator's approximation of arrival order.
+// A resource that serves one thing at a time (a link direction, a NIC's
+// message engine, a PCIe direction).
+//
+// The simulator reserves a resource when work is posted, which may be before
+// the work gets there, and work posted later may get there earlier (a
+// response reserved for when its DMA ends, a request reserved now). So the
+// resource keeps its busy intervals and gives each reservation the first idle
+// gap at or after its arrival that is long enough: a link is never left idle
+// in front of work that is waiting for it.
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
+#include <utility>
+#include <vector>
 
 #include "harness/rdma/sim/sim_time.h"
 
@@ -12,18 +20,57 @@ namespace dmbench::rdma::sim {
 
 class SerialResource {
  public:
-  // Returns when the work completes.
-  SimTime Serve(SimTime arrival, SimTime service) {
-    const SimTime start = std::max(arrival, free_at_);
-    free_at_ = start + service;
+  // Reserves `service` at or after `arrival` (>= now, the current simulated
+  // time); returns when the work completes.
+  SimTime Serve(SimTime arrival, SimTime service, SimTime now) {
     busy_ += service;
-    return free_at_;
+    // Intervals that ended before now can never matter again.
+    while (head_ < busy_intervals_.size() && busy_intervals_[head_].second <= now) ++head_;
+    if (head_ > 64 && head_ * 2 > busy_intervals_.size()) {
+      busy_intervals_.erase(busy_intervals_.begin(), busy_intervals_.begin() + head_);
+      head_ = 0;
+    }
+    SimTime start = arrival;
+    size_t at = busy_intervals_.size();
+    if (head_ < busy_intervals_.size() && arrival < busy_intervals_.back().second) {
+      // Intervals are disjoint and sorted, so their ends are too: find the
+      // first one still busy at `arrival`, then the first gap that fits.
+      at = static_cast<size_t>(
+          std::upper_bound(busy_intervals_.begin() + static_cast<std::ptrdiff_t>(head_),
+                           busy_intervals_.end(), arrival,
+                           [](SimTime time, const std::pair<SimTime, SimTime>& interval) {
+                             return time < interval.second;
+                           }) -
+          busy_intervals_.begin());
+      for (; at < busy_intervals_.size(); ++at) {
+        const auto [busy_start, busy_end] = busy_intervals_[at];
+        if (start + service <= busy_start) break;  // fits in the gap before this interval
+        start = std::max(start, busy_end);
+      }
+    }
+    const SimTime end = start + service;
+    if (service == 0) return end;
+    // Insert [start, end) before `at`, merging with touching neighbours.
+    const bool joins_previous = at > head_ && busy_intervals_[at - 1].second == start;
+    const bool joins_next = at < busy_intervals_.size() && busy_intervals_[at].first == end;
+    if (joins_previous && joins_next) {
+      busy_intervals_[at - 1].second = busy_intervals_[at].second;
+      busy_intervals_.erase(busy_intervals_.begin() + at);
+    } else if (joins_previous) {
+      busy_intervals_[at - 1].second = end;
+    } else if (joins_next) {
+      busy_intervals_[at].first = start;
+    } else {
+      busy_intervals_.insert(busy_intervals_.begin() + at, {start, end});
+    }
+    return end;
   }
-  SimTime free_at() const { return free_at_; }
+
   SimTime busy() const { return busy_; }
 
  private:
-  SimTime free_at_ = 0;
+  std::vector<std::pair<SimTime, SimTime>> busy_intervals_;  // sorted, disjoint
+  size_t head_ = 0;                                          // intervals before it have ended
   SimTime busy_ = 0;
 };
 

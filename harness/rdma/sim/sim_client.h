@@ -2,8 +2,10 @@
 // the simulated fabric completes them.
 #pragma once
 
+#include <boost/context/stack_context.hpp>
 #include <boost/coroutine2/coroutine.hpp>
 
+#include <exception>
 #include <functional>
 #include <memory>
 #include <span>
@@ -38,38 +40,60 @@ class SimClient final : public Client {
   ChunkAllocator& allocator() override { return thread_.allocator; }
 
  protected:
-  void ExecuteBatch(std::span<WorkRequest> batch) override;
+  void ExecuteBatches(std::span<const std::span<WorkRequest>> batches) override;
 
  private:
   friend class SimCluster;
   using Coroutine = boost::coroutines2::coroutine<void>;
 
-  // Per work request of the batch in flight.
+  // Per work request of a batch in flight.
   struct Timing {
     SimTime arrival = 0;    // at the responder NIC, ready for execution
     SimTime dma_start = 0;  // the window in which its cachelines move
     SimTime dma_end = 0;
   };
+  // One batch in flight on one QP.
+  struct InFlightBatch {
+    SimClient* client = nullptr;
+    uint16_t index = 0;  // in the client's in_flight_
+    std::span<WorkRequest> requests;
+    std::vector<Timing> timing;
+    SimTime done = 0;                         // when its last response reaches the requester
+    InFlightBatch* next_in_bucket = nullptr;  // FIFO of an atomic bucket
+    uint32_t waiting_atomic = 0;
+  };
 
+  // Prepares a run of `body`; the coroutine is made when Launch() runs it,
+  // so a coroutine always exists only once it has started.
   void Start(const std::function<void(Client&)>& body, size_t stack_bytes);
-  void Suspend() { (*yield_)(); }
-  void Resume() { (*coroutine_)(); }
+  void Launch();
+  // Switches from the scheduler into the coroutine until it suspends or
+  // ends; rethrows, on the scheduler's stack, what the client's body threw.
+  void Resume();
+  // Switches from the coroutine back to the scheduler.
+  void Suspend();
+  // Ends the coroutine, unwinding its stack if it is suspended.
+  void Destroy();
   SimTime ThreadTime() const;
 
   SimCluster& cluster_;
   SimThread& thread_;
   std::unique_ptr<Coroutine::push_type> coroutine_;
   Coroutine::pull_type* yield_ = nullptr;
+  boost::context::stack_context stack_;  // the coroutine's stack, for the sanitizer
+  const void* scheduler_stack_bottom_ = nullptr;
+  size_t scheduler_stack_size_ = 0;
+  std::exception_ptr failure_;
+  const std::function<void(Client&)>* body_ = nullptr;
+  size_t stack_bytes_ = 0;
   bool finished_ = true;
   bool parked_ = false;
   bool wake_pending_ = false;
   bool permit_ = false;
 
-  std::span<WorkRequest> batch_;
-  std::vector<Timing> timing_;
-  SimTime batch_done_ = 0;
-  SimClient* next_in_bucket_ = nullptr;  // FIFO of an atomic bucket
-  uint32_t waiting_atomic_ = 0;
+  std::vector<InFlightBatch> in_flight_;  // sized at each post; stable while in flight
+  uint32_t batches_scheduling_ = 0;       // batches whose completion time is not known yet
+  SimTime all_done_ = 0;
 };
 
 }  // namespace dmbench::rdma::sim

@@ -98,43 +98,55 @@ void SimCluster::Wake(SimClient& client, SimTime at) {
   events_.Push(at, EventKind::kResume, &client);
 }
 
-void SimCluster::Post(SimClient& client, std::span<WorkRequest> batch) {
+void SimCluster::Post(SimClient& client, std::span<const std::span<WorkRequest>> batches) {
   SimThread& thread = client.thread_;
-  const SimTime posted =
-      client.ThreadTime() + Nanoseconds(profile_.cpu_doorbell_ns) +
-      static_cast<SimTime>(batch.size()) * Nanoseconds(profile_.cpu_post_request_ns);
-  thread.cpu_free_at = posted;
-
-  const uint16_t server = batch.front().remote.server;
-  Nic& requester = RequesterNic(client);
-  Nic& responder = ResponderNic(server);
-  const bool loopback = Loopback(client, server);
-  client.batch_ = batch;
-  client.batch_done_ = 0;
-  client.timing_.resize(batch.size());
-  for (size_t i = 0; i < batch.size(); ++i) {
-    const WorkRequest& request = batch[i];
-    SimTime at = requester.outbound.Serve(posted, outbound_service_) + nic_latency_;
-    if (!loopback) {
-      const SimTime wire = Wire(request.verb == Verb::kWrite ? request.length : 0);
-      at = requester.link_tx.Serve(at, wire) + link_latency_;
-      at = responder.link_rx.Serve(at, wire);
-    }
-    client.timing_[i].arrival = responder.inbound.Serve(at, inbound_service_) + nic_latency_;
+  SimTime posted = client.ThreadTime();
+  client.in_flight_.resize(batches.size());
+  client.batches_scheduling_ = static_cast<uint32_t>(batches.size());
+  client.all_done_ = 0;
+  for (size_t b = 0; b < batches.size(); ++b) {
+    // One doorbell per QP, then each work request.
+    posted += Nanoseconds(profile_.cpu_doorbell_ns) +
+              static_cast<SimTime>(batches[b].size()) * Nanoseconds(profile_.cpu_post_request_ns);
+    Batch& batch = client.in_flight_[b];
+    batch.client = &client;
+    batch.index = static_cast<uint16_t>(b);
+    batch.requests = batches[b];
+    batch.done = 0;
+    ScheduleRequester(batch, posted);
+    verbs_ += batches[b].size();
+    ++batches_;
   }
-  verbs_ += batch.size();
-  ++batches_;
-  ScheduleResponder(client, 0);
+  thread.cpu_free_at = posted;
+  for (Batch& batch : client.in_flight_) ScheduleResponder(batch, 0);
 }
 
-void SimCluster::ScheduleResponder(SimClient& client, uint32_t from) {
-  std::span<WorkRequest> batch = client.batch_;
-  const uint16_t server = batch.front().remote.server;
+void SimCluster::ScheduleRequester(Batch& batch, SimTime posted) {
+  const uint16_t server = batch.requests.front().remote.server;
+  Nic& requester = RequesterNic(*batch.client);
+  Nic& responder = ResponderNic(server);
+  const bool loopback = Loopback(*batch.client, server);
+  batch.timing.resize(batch.requests.size());
+  for (size_t i = 0; i < batch.requests.size(); ++i) {
+    const WorkRequest& request = batch.requests[i];
+    SimTime at = requester.outbound.Serve(posted, outbound_service_, now_) + nic_latency_;
+    if (!loopback) {
+      const SimTime wire = Wire(request.verb == Verb::kWrite ? request.length : 0);
+      at = requester.link_tx.Serve(at, wire, now_) + link_latency_;
+      at = responder.link_rx.Serve(at, wire, now_);
+    }
+    batch.timing[i].arrival = responder.inbound.Serve(at, inbound_service_, now_) + nic_latency_;
+  }
+}
+
+void SimCluster::ScheduleResponder(Batch& batch, uint32_t from) {
+  SimClient& client = *batch.client;
+  const uint16_t server = batch.requests.front().remote.server;
   Nic& responder = ResponderNic(server);
   QueuePair& queue_pair = QueuePairOf(client, server);
-  for (uint32_t i = from; i < batch.size(); ++i) {
-    const WorkRequest& request = batch[i];
-    SimClient::Timing& timing = client.timing_[i];
+  for (uint32_t i = from; i < batch.requests.size(); ++i) {
+    const WorkRequest& request = batch.requests[i];
+    SimClient::Timing& timing = batch.timing[i];
     const bool host = request.remote.space == MemorySpace::kHost;
     SimTime start = std::max(timing.arrival, queue_pair.last_write_end);
     if (request.verb != Verb::kRead) start = std::max(start, queue_pair.last_access_end);
@@ -142,7 +154,7 @@ void SimCluster::ScheduleResponder(SimClient& client, uint32_t from) {
     if (IsAtomic(request.verb)) {
       // Its outcome, and so everything after it on this QP, is known only when
       // the atomic unit executes it.
-      events_.Push(start, EventKind::kAtomicArrival, &client, i);
+      events_.Push(start, EventKind::kAtomicArrival, &client, i, batch.index);
       return;
     }
     MemoryRegion& region = memory(server, request.remote.space);
@@ -151,52 +163,60 @@ void SimCluster::ScheduleResponder(SimClient& client, uint32_t from) {
       SimTime end = start + on_chip_access_;
       if (host) {
         window = pcie_read_latency_ + PcieTransfer(request.length);
-        end = responder.pcie_to_nic.Serve(start + pcie_read_latency_, PcieTransfer(request.length));
+        end = responder.pcie_to_nic.Serve(start + pcie_read_latency_, PcieTransfer(request.length),
+                                          now_);
       }
       region.NoteReadWindow(window);
       timing.dma_start = end - window;
       timing.dma_end = end;
-      events_.Push(end, EventKind::kExecuteRead, &client, i);
+      events_.Push(end, EventKind::kExecuteRead, &client, i, batch.index);
       queue_pair.last_access_end = std::max(queue_pair.last_access_end, end);
-      Respond(client, end, request.length);
+      Respond(batch, end, request.length);
     } else {
-      const SimTime end = host ? responder.pcie_to_host.Serve(start, PcieTransfer(request.length)) +
-                                     pcie_write_latency_
-                               : start + on_chip_access_;
+      const SimTime end =
+          host ? responder.pcie_to_host.Serve(start, PcieTransfer(request.length), now_) +
+                     pcie_write_latency_
+               : start + on_chip_access_;
       timing.dma_start = start;
       timing.dma_end = end;
-      events_.Push(start, EventKind::kExecuteWrite, &client, i);
+      events_.Push(start, EventKind::kExecuteWrite, &client, i, batch.index);
       queue_pair.last_write_end = std::max(queue_pair.last_write_end, end);
       queue_pair.last_access_end = std::max(queue_pair.last_access_end, end);
-      Respond(client, end, 0);
+      Respond(batch, end, 0);
     }
   }
-  events_.Push(client.batch_done_, EventKind::kResume, &client);
+  // This batch's completion time is known; the client resumes when every
+  // batch it posted together has completed.
+  client.all_done_ = std::max(client.all_done_, batch.done);
+  if (--client.batches_scheduling_ == 0) {
+    events_.Push(client.all_done_, EventKind::kResume, &client);
+  }
 }
 
-void SimCluster::Respond(SimClient& client, SimTime ready, uint32_t payload_bytes) {
-  const uint16_t server = client.batch_.front().remote.server;
+void SimCluster::Respond(Batch& batch, SimTime ready, uint32_t payload_bytes) {
+  SimClient& client = *batch.client;
+  const uint16_t server = batch.requests.front().remote.server;
   SimTime at = ready + nic_latency_;
   if (!Loopback(client, server)) {
     const SimTime wire = Wire(payload_bytes);
-    at = ResponderNic(server).link_tx.Serve(at, wire) + link_latency_;
-    at = RequesterNic(client).link_rx.Serve(at, wire);
+    at = ResponderNic(server).link_tx.Serve(at, wire, now_) + link_latency_;
+    at = RequesterNic(client).link_rx.Serve(at, wire, now_);
   }
-  client.batch_done_ = std::max(client.batch_done_, at + nic_latency_);
+  batch.done = std::max(batch.done, at + nic_latency_);
 }
 
-void SimCluster::AtomicArrives(SimClient& client, uint32_t index) {
-  const GlobalAddress& address = client.batch_[index].remote;
+void SimCluster::AtomicArrives(Batch& batch, uint32_t index) {
+  const GlobalAddress& address = batch.requests[index].remote;
   const uint32_t bucket_index = BucketOf(address);
   AtomicBucket& bucket = ResponderNic(address.server).buckets[bucket_index];
   if (bucket.head == nullptr && bucket.free_at <= now_) {
-    ExecuteAtomic(client, index, bucket);
+    ExecuteAtomic(batch, index, bucket);
     return;
   }
-  client.waiting_atomic_ = index;
-  client.next_in_bucket_ = nullptr;
-  (bucket.tail != nullptr ? bucket.tail->next_in_bucket_ : bucket.head) = &client;
-  bucket.tail = &client;
+  batch.waiting_atomic = index;
+  batch.next_in_bucket = nullptr;
+  (bucket.tail != nullptr ? bucket.tail->next_in_bucket : bucket.head) = &batch;
+  bucket.tail = &batch;
   if (!bucket.release_scheduled) {
     bucket.release_scheduled = true;
     events_.Push(std::max(bucket.free_at, now_), EventKind::kBucketRelease, nullptr, bucket_index,
@@ -207,18 +227,18 @@ void SimCluster::AtomicArrives(SimClient& client, uint32_t index) {
 void SimCluster::ReleaseBucket(uint16_t nic, uint32_t bucket_index) {
   AtomicBucket& bucket = nics_[nic].buckets[bucket_index];
   bucket.release_scheduled = false;
-  SimClient& client = *bucket.head;
-  bucket.head = client.next_in_bucket_;
+  Batch& batch = *bucket.head;
+  bucket.head = batch.next_in_bucket;
   if (bucket.head == nullptr) bucket.tail = nullptr;
-  ExecuteAtomic(client, client.waiting_atomic_, bucket);
+  ExecuteAtomic(batch, batch.waiting_atomic, bucket);
   if (bucket.head != nullptr) {
     bucket.release_scheduled = true;
     events_.Push(bucket.free_at, EventKind::kBucketRelease, nullptr, bucket_index, nic);
   }
 }
 
-void SimCluster::ExecuteAtomic(SimClient& client, uint32_t index, AtomicBucket& bucket) {
-  WorkRequest& request = client.batch_[index];
+void SimCluster::ExecuteAtomic(Batch& batch, uint32_t index, AtomicBucket& bucket) {
+  WorkRequest& request = batch.requests[index];
   const uint16_t server = request.remote.server;
   MemoryRegion& region = memory(server, request.remote.space);
   const uint64_t old_value = region.ReadWord(request.remote.offset);
@@ -234,42 +254,46 @@ void SimCluster::ExecuteAtomic(SimClient& client, uint32_t index, AtomicBucket& 
     answered = now_ + pcie_read_latency_;
   }
   bucket.free_at = now_ + occupancy;
-  QueuePair& queue_pair = QueuePairOf(client, server);
+  QueuePair& queue_pair = QueuePairOf(*batch.client, server);
   queue_pair.last_write_end = std::max(queue_pair.last_write_end, now_ + occupancy);
   queue_pair.last_access_end = std::max(queue_pair.last_access_end, now_ + occupancy);
-  Respond(client, answered, 8);
-  ScheduleResponder(client, index + 1);
+  Respond(batch, answered, 8);
+  ScheduleResponder(batch, index + 1);
 }
 
 void SimCluster::Dispatch(const Event& event) {
   SimClient* client = event.client;
   switch (event.kind) {
     case EventKind::kStart:
+      client->Launch();
+      break;
     case EventKind::kResume:
       client->wake_pending_ = false;
       client->Resume();
       break;
     case EventKind::kExecuteRead: {
-      WorkRequest& request = client->batch_[event.argument];
-      const SimClient::Timing& timing = client->timing_[event.argument];
+      const Batch& batch = client->in_flight_[event.group];
+      WorkRequest& request = batch.requests[event.argument];
+      const SimClient::Timing& timing = batch.timing[event.argument];
       memory(request.remote.server, request.remote.space)
           .Read(request.remote.offset, request.local, request.length, timing.dma_start,
                 timing.dma_end, profile_.dma_read_order, random_);
       break;
     }
     case EventKind::kExecuteWrite: {
-      WorkRequest& request = client->batch_[event.argument];
-      const SimClient::Timing& timing = client->timing_[event.argument];
+      const Batch& batch = client->in_flight_[event.group];
+      WorkRequest& request = batch.requests[event.argument];
+      const SimClient::Timing& timing = batch.timing[event.argument];
       memory(request.remote.server, request.remote.space)
           .Write(request.remote.offset, request.local, request.length, timing.dma_start,
                  timing.dma_end);
       break;
     }
     case EventKind::kAtomicArrival:
-      AtomicArrives(*client, event.argument);
+      AtomicArrives(client->in_flight_[event.group], event.argument);
       break;
     case EventKind::kBucketRelease:
-      ReleaseBucket(event.nic, event.argument);
+      ReleaseBucket(event.group, event.argument);
       break;
   }
 }
@@ -298,16 +322,20 @@ SimRunStats SimCluster::Run(const ClientBody& body) {
       Dispatch(event);
     }
   } catch (...) {
-    // Unwind every coroutine before the clients' state goes away.
+    // Unwind every coroutine, and forget the work they had queued at the
+    // NICs, so that the cluster can run again.
     while (!events_.Empty()) events_.Pop();
-    for (auto& client : clients_) client->coroutine_.reset();
+    for (auto& client : clients_) client->Destroy();
+    for (Nic& nic : nics_) {
+      for (AtomicBucket& bucket : nic.buckets) bucket = AtomicBucket{.free_at = bucket.free_at};
+    }
     throw;
   }
 
   uint32_t blocked = 0;
   for (auto& client : clients_) {
     if (!client->finished_) ++blocked;
-    client->coroutine_.reset();
+    client->Destroy();
   }
   if (blocked > 0) {
     throw VerbError("simulation deadlocked: " + std::to_string(blocked) +

@@ -72,10 +72,11 @@ class SimCluster {
  private:
   friend class SimClient;
 
+  using Batch = SimClient::InFlightBatch;
   struct AtomicBucket {
     SimTime free_at = 0;
-    SimClient* head = nullptr;
-    SimClient* tail = nullptr;
+    Batch* head = nullptr;
+    Batch* tail = nullptr;
     bool release_scheduled = false;
   };
   struct Nic {
@@ -92,12 +93,13 @@ class SimCluster {
     SimTime last_access_end = 0;  // writes wait for everything before
   };
 
-  void Post(SimClient& client, std::span<WorkRequest> batch);
+  void Post(SimClient& client, std::span<const std::span<WorkRequest>> batches);
   void Wake(SimClient& client, SimTime at);
-  void ScheduleResponder(SimClient& client, uint32_t from);
-  void Respond(SimClient& client, SimTime ready, uint32_t payload_bytes);
-  void AtomicArrives(SimClient& client, uint32_t index);
-  void ExecuteAtomic(SimClient& client, uint32_t index, AtomicBucket& bucket);
+  void ScheduleRequester(Batch& batch, SimTime posted);
+  void ScheduleResponder(Batch& batch, uint32_t from);
+  void Respond(Batch& batch, SimTime ready, uint32_t payload_bytes);
+  void AtomicArrives(Batch& batch, uint32_t index);
+  void ExecuteAtomic(Batch& batch, uint32_t index, AtomicBucket& bucket);
   void ReleaseBucket(uint16_t nic, uint32_t bucket);
   void Dispatch(const Event& event);
 

@@ -1,0 +1,226 @@
+// JsonObjectReader: typed access to one config object, with errors that name
+// the full field path and what is allowed.
+#include "harness/util/json_object_reader.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <functional>
+#include <string>
+
+#include "harness/rdma/errors.h"
+
+namespace dmbench {
+namespace {
+
+using nlohmann::json;
+
+::testing::AssertionResult Mentions(const std::string& message, const std::string& part) {
+  if (message.find(part) != std::string::npos) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << "\"" << message << "\" does not mention \"" << part << "\"";
+}
+
+// The ConfigError message of `read` on a reader of `document` at `path`.
+std::string ErrorOf(const json& document, const std::string& path,
+                    const std::function<void(JsonObjectReader&)>& read) {
+  try {
+    JsonObjectReader reader(document, path);
+    read(reader);
+  } catch (const ConfigError& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
+TEST(JsonObjectReader, UnsignedReadsPresentValuesAndKeepsFallbacks) {
+  const json document = {{"n", 7}, {"low", 1}, {"high", 10}};
+  JsonObjectReader reader(document, "t");
+  EXPECT_EQ(reader.Unsigned("n", 3, 0, 100), 7u);
+  EXPECT_EQ(reader.Unsigned("absent", 3, 0, 100), 3u);
+  EXPECT_EQ(reader.Unsigned("low", 0, 1, 10), 1u);  // bounds are inclusive
+  EXPECT_EQ(reader.Unsigned("high", 0, 1, 10), 10u);
+  EXPECT_NO_THROW(reader.RejectUnknownKeys());
+}
+
+TEST(JsonObjectReader, UnsignedErrorsNameThePathAndTheRange) {
+  auto read = [](JsonObjectReader& r) { r.Unsigned("n", 0, 1, 10); };
+  EXPECT_EQ(ErrorOf({{"n", 11}}, "topology", read),
+            "topology.n: must be an integer in [1, 10], got 11");
+  EXPECT_EQ(ErrorOf({{"n", 0}}, "topology", read),
+            "topology.n: must be an integer in [1, 10], got 0");
+  EXPECT_EQ(ErrorOf({{"n", -3}}, "topology", read),
+            "topology.n: must be an integer in [1, 10], got -3");
+  EXPECT_EQ(ErrorOf({{"n", 2.5}}, "topology", read),
+            "topology.n: must be an integer in [1, 10], got 2.5");
+  EXPECT_EQ(ErrorOf({{"n", "5"}}, "topology", read),
+            "topology.n: must be an integer in [1, 10], got \"5\"");
+  EXPECT_EQ(ErrorOf({{"n", true}}, "topology", read),
+            "topology.n: must be an integer in [1, 10], got true");
+  // Without a path the key stands alone.
+  EXPECT_EQ(ErrorOf({{"n", 11}}, "", read), "n: must be an integer in [1, 10], got 11");
+}
+
+TEST(JsonObjectReader, NumberAcceptsIntegersAndFractions) {
+  const json document = {{"whole", 3}, {"fraction", 0.25}, {"negative", -2.5}};
+  JsonObjectReader reader(document, "p");
+  EXPECT_EQ(reader.Number("whole", 0, 0, 10), 3.0);
+  EXPECT_EQ(reader.Number("fraction", 0, 0, 1), 0.25);
+  EXPECT_EQ(reader.Number("negative", 0, -5, 0), -2.5);
+  EXPECT_EQ(reader.Number("absent", 1.5, 0, 10), 1.5);
+}
+
+TEST(JsonObjectReader, NumberErrorsNameThePathAndTheRange) {
+  auto read = [](JsonObjectReader& r) { r.Number("x", 0, 0.5, 2); };
+  EXPECT_EQ(ErrorOf({{"x", 3}}, "a.b", read), "a.b.x: must be a number in [0.5, 2], got 3");
+  EXPECT_EQ(ErrorOf({{"x", 0.25}}, "a.b", read), "a.b.x: must be a number in [0.5, 2], got 0.25");
+  EXPECT_EQ(ErrorOf({{"x", "1"}}, "a.b", read), "a.b.x: must be a number in [0.5, 2], got \"1\"");
+  EXPECT_EQ(ErrorOf({{"x", nullptr}}, "a.b", read),
+            "a.b.x: must be a number in [0.5, 2], got null");
+}
+
+TEST(JsonObjectReader, RequiredNumberNamesTheMissingFieldAndRange) {
+  EXPECT_EQ(ErrorOf(json::object(), "p", [](JsonObjectReader& r) { r.RequiredNumber("v", 0, 1); }),
+            "p.v: is required: a number in [0, 1]");
+  const json document = {{"v", 0.5}};
+  JsonObjectReader reader(document, "p");
+  EXPECT_EQ(reader.RequiredNumber("v", 0, 1), 0.5);
+}
+
+TEST(JsonObjectReader, BoolReadsAndRejectsOtherTypes) {
+  const json document = {{"on", true}, {"off", false}};
+  JsonObjectReader reader(document, "t");
+  EXPECT_TRUE(reader.Bool("on", false));
+  EXPECT_FALSE(reader.Bool("off", true));
+  EXPECT_TRUE(reader.Bool("absent", true));
+  EXPECT_EQ(ErrorOf({{"on", 1}}, "t", [](JsonObjectReader& r) { r.Bool("on", false); }),
+            "t.on: must be true or false, got 1");
+  EXPECT_EQ(ErrorOf({{"on", "true"}}, "t", [](JsonObjectReader& r) { r.Bool("on", false); }),
+            "t.on: must be true or false, got \"true\"");
+}
+
+TEST(JsonObjectReader, StringReadsAndRejectsEmptyOrOtherTypes) {
+  const json document = {{"name", "cx5"}};
+  JsonObjectReader reader(document, "");
+  EXPECT_EQ(reader.String("name", "x"), "cx5");
+  EXPECT_EQ(reader.String("absent", "fallback"), "fallback");
+  EXPECT_EQ(reader.RequiredString("name"), "cx5");
+  EXPECT_EQ(ErrorOf({{"name", ""}}, "nic", [](JsonObjectReader& r) { r.String("name", "x"); }),
+            "nic.name: must be a non-empty string, got \"\"");
+  EXPECT_EQ(ErrorOf({{"name", 5}}, "nic", [](JsonObjectReader& r) { r.RequiredString("name"); }),
+            "nic.name: must be a non-empty string, got 5");
+  EXPECT_EQ(ErrorOf(json::object(), "nic", [](JsonObjectReader& r) { r.RequiredString("name"); }),
+            "nic.name: is required: a string");
+}
+
+TEST(JsonObjectReader, ChoiceAcceptsAllowedValuesAndTheFallback) {
+  const json document = {{"order", "random"}};
+  JsonObjectReader reader(document, "p");
+  EXPECT_EQ(reader.Choice("order", "ascending", {"ascending", "random"}), "random");
+  EXPECT_EQ(reader.Choice("absent", "ascending", {"ascending", "random"}), "ascending");
+}
+
+TEST(JsonObjectReader, ChoiceListsTheAllowedValues) {
+  EXPECT_EQ(ErrorOf({{"order", "sideways"}}, "p.dma",
+                    [](JsonObjectReader& r) {
+                      r.Choice("order", "a", {"a", "b", "c"});
+                    }),
+            "p.dma.order: must be one of {a, b, c}, got \"sideways\"");
+}
+
+// The contract is that errors say what is allowed; for a choice that is the
+// list of values, whatever the wrong value's type.
+TEST(JsonObjectReader, ChoiceOfTheWrongTypeListsTheAllowedValues) {
+  auto read = [](JsonObjectReader& r) { r.Choice("order", "a", {"a", "b", "c"}); };
+  EXPECT_TRUE(Mentions(ErrorOf({{"order", 3}}, "p", read), "{a, b, c}"));
+  EXPECT_TRUE(Mentions(ErrorOf({{"order", ""}}, "p", read), "{a, b, c}"));
+}
+
+TEST(JsonObjectReader, ObjectNestsThePath) {
+  const json document = {{"outer", {{"inner", {{"x", 99}}}}}};
+  JsonObjectReader reader(document, "config");
+  JsonObjectReader outer = reader.Object("outer");
+  JsonObjectReader inner = outer.Object("inner");
+  EXPECT_EQ(inner.FieldPath("x"), "config.outer.inner.x");
+  EXPECT_EQ(ErrorOf(document, "config",
+                    [](JsonObjectReader& r) {
+                      JsonObjectReader o = r.Object("outer");
+                      JsonObjectReader i = o.Object("inner");
+                      i.Unsigned("x", 0, 0, 10);
+                    }),
+            "config.outer.inner.x: must be an integer in [0, 10], got 99");
+}
+
+TEST(JsonObjectReader, ObjectMustBePresentAndAnObject) {
+  EXPECT_EQ(ErrorOf(json::object(), "cfg", [](JsonObjectReader& r) { r.Object("sub"); }),
+            "cfg.sub: is required: an object");
+  EXPECT_EQ(ErrorOf({{"sub", 5}}, "cfg", [](JsonObjectReader& r) { r.Object("sub"); }),
+            "cfg.sub: must be a JSON object, got 5");
+  EXPECT_EQ(ErrorOf(json::array({1}), "", [](JsonObjectReader&) {}),
+            "the config: must be a JSON object, got [1]");
+}
+
+TEST(JsonObjectReader, LongValuesAreAbbreviatedInErrors) {
+  const std::string long_text(100, 'z');
+  const std::string error =
+      ErrorOf({{"n", long_text}}, "t", [](JsonObjectReader& r) { r.Unsigned("n", 0, 0, 1); });
+  EXPECT_TRUE(Mentions(error, "got \"" + std::string(56, 'z') + "..."));
+  EXPECT_FALSE(Mentions(error, std::string(60, 'z')));
+}
+
+TEST(JsonObjectReader, RejectUnknownKeysNamesTheKeyAndListsTheAllowedOnes) {
+  const json document = {{"alpha", 1}, {"beta", true}, {"gamma", 2}};
+  const std::string error = ErrorOf(document, "section", [](JsonObjectReader& r) {
+    r.Unsigned("alpha", 0, 0, 10);
+    r.Bool("beta", false);
+    r.String("delta", "absent keys that were asked for are allowed too");
+    r.RejectUnknownKeys();
+  });
+  EXPECT_EQ(error, "unknown key section.gamma (allowed here: alpha, beta, delta)");
+}
+
+TEST(JsonObjectReader, RejectUnknownKeysAcceptsKeysReadAsObjects) {
+  const json document = {{"sub", {{"x", 1}}}};
+  JsonObjectReader reader(document, "");
+  JsonObjectReader sub = reader.Object("sub");
+  sub.Unsigned("x", 0, 0, 1);
+  EXPECT_NO_THROW(sub.RejectUnknownKeys());
+  EXPECT_NO_THROW(reader.RejectUnknownKeys());
+  EXPECT_TRUE(reader.Has("sub"));
+  EXPECT_FALSE(reader.Has("x"));
+}
+
+std::string WriteTemp(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + "json_object_reader_test_" + name + ".json";
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(ReadJsonFile, ParsesAndIgnoresComments) {
+  const std::string path = WriteTemp("ok", "// a comment\n{\"a\": 1 /* inline */}\n");
+  EXPECT_EQ(ReadJsonFile(path), (json{{"a", 1}}));
+}
+
+TEST(ReadJsonFile, MissingFileIsNamed) {
+  const std::string path = ::testing::TempDir() + "json_object_reader_test_absent.json";
+  try {
+    ReadJsonFile(path);
+    FAIL() << "read a missing file";
+  } catch (const ConfigError& error) {
+    EXPECT_EQ(std::string(error.what()), "cannot open " + path);
+  }
+}
+
+TEST(ReadJsonFile, InvalidJsonNamesTheFileAndTheParseError) {
+  const std::string path = WriteTemp("bad", "{\"a\": 1,}");
+  try {
+    ReadJsonFile(path);
+    FAIL() << "parsed invalid JSON";
+  } catch (const ConfigError& error) {
+    EXPECT_TRUE(Mentions(error.what(), path + ": not valid JSON: "));
+    EXPECT_TRUE(Mentions(error.what(), "parse error"));
+  }
+}
+
+}  // namespace
+}  // namespace dmbench
