@@ -1,0 +1,194 @@
+#include "indexes/common/blink_tree.h"
+
+#include <mutex>
+#include <stdexcept>
+#include <string>
+
+#include "harness/rdma/chunk_allocator.h"
+#include "harness/rdma/errors.h"
+#include "harness/util/random.h"
+#include "indexes/common/blink_tree_internals.h"
+#include "indexes/common/index_layout.h"
+
+namespace dmbench::indexes {
+
+namespace {
+const rdma::GlobalAddress kRootPointer =
+    rdma::GlobalAddress::Host(0, IndexLayout::kRootPointerOffset);
+}  // namespace
+
+BLinkTree::BLinkTree(const TreeOptions& options, const rdma::ClusterShape& shape,
+                     const LockerFactory& make_locker, uint64_t seed)
+    : options_(options),
+      seed_(seed),
+      shape_(shape),
+      format_(options),
+      lock_table_(options.on_chip, options.masked_locks) {
+  options_.Validate(shape_);
+  if (format_.leaf_capacity() < 2 || format_.internal_capacity() < 3) {
+    throw ConfigError("index.node_bytes: " + std::to_string(options.node_bytes) +
+                      " bytes hold only " + std::to_string(format_.leaf_capacity()) +
+                      " leaf entries and " + std::to_string(format_.internal_capacity()) +
+                      " internal entries of this key and value size; at least 2 and 3 are "
+                      "needed: raise node_bytes");
+  }
+  locker_ = make_locker(lock_table_);
+  for (uint32_t i = 0; i < shape.compute_servers; ++i) {
+    compute_servers_.push_back(
+        std::make_unique<ComputeServerState>(options.cache_bytes, DeriveSeed(seed, i)));
+  }
+  for (uint32_t i = 0; i < shape.clients; ++i) {
+    scratch_.push_back(std::make_unique<Scratch>(options.node_bytes));
+  }
+}
+
+BLinkTree::~BLinkTree() = default;
+
+IndexCacheStats BLinkTree::cache_stats(uint32_t compute_server) const {
+  return compute_servers_.at(compute_server)->cache.stats();
+}
+
+NodeImage BLinkTree::EmptyLeaf() const {
+  NodeImage leaf;
+  if (format_.unsorted_leaves()) leaf.slots.resize(format_.leaf_capacity());
+  return leaf;
+}
+
+rdma::GlobalAddress BLinkTree::RootAddress(rdma::Client& client, bool refresh) {
+  ComputeServerState& state = StateOf(client);
+  if (!refresh) {
+    std::shared_lock guard(state.top_mutex);
+    if (!state.root.IsNull()) return state.root;
+  }
+  uint64_t packed = 0;
+  client.Read(kRootPointer, &packed, sizeof(packed));
+  if (packed == 0) throw std::logic_error("the tree has no root: bulkload it first");
+  const rdma::GlobalAddress root = rdma::GlobalAddress::Unpack(packed);
+  std::unique_lock guard(state.top_mutex);
+  if (state.root != root) {
+    state.root = root;
+    state.top_nodes.clear();
+  }
+  return root;
+}
+
+void BLinkTree::ForgetTopLevels(rdma::Client& client) {
+  ComputeServerState& state = StateOf(client);
+  std::unique_lock guard(state.top_mutex);
+  state.root = rdma::GlobalAddress::Null();
+  state.top_nodes.clear();
+}
+
+void BLinkTree::DropTopLevelNode(rdma::Client& client, rdma::GlobalAddress address) {
+  ComputeServerState& state = StateOf(client);
+  std::unique_lock guard(state.top_mutex);
+  state.top_nodes.erase(address.Pack());
+}
+
+void BLinkTree::ReadNode(rdma::Client& client, rdma::GlobalAddress address,
+                         std::vector<uint8_t>& bytes, NodeImage& image, IndexOpStats& stats) {
+  for (uint32_t attempt = 0;; ++attempt) {
+    if (attempt == kMaxAttempts) {
+      throw std::runtime_error("node " + address.ToString() + " never passed its " +
+                               ConsistencyName(format_.consistency()) + " check");
+    }
+    client.Read(address, bytes.data(), format_.node_bytes());
+    if (format_.NodeConsistent(bytes.data())) break;
+    ++stats.read_retries;
+  }
+  format_.Decode(bytes.data(), &image);
+}
+
+std::shared_ptr<const NodeImage> BLinkTree::InternalNode(rdma::Client& client,
+                                                         rdma::GlobalAddress address,
+                                                         IndexOpStats& stats) {
+  ComputeServerState& state = StateOf(client);
+  {
+    std::shared_lock guard(state.top_mutex);
+    auto cached = state.top_nodes.find(address.Pack());
+    if (cached != state.top_nodes.end()) return cached->second;
+  }
+  auto image = std::make_shared<NodeImage>();
+  ReadNode(client, address, ScratchOf(client).parent, *image, stats);
+  std::unique_lock guard(state.top_mutex);
+  // The root and the level below it are always cached (paper §4.2.3).
+  if (!image->free && image->level + 1 >= state.root_level && image->level > 0) {
+    state.top_nodes[address.Pack()] = image;
+  }
+  if (address == state.root) state.root_level = image->level;
+  return image;
+}
+
+void BLinkTree::CacheLevelOne(rdma::Client& client, rdma::GlobalAddress address,
+                              const NodeImage& image) {
+  CachedInternalNode cached;
+  cached.address = address;
+  cached.low_fence = image.low_fence;
+  cached.high_fence = image.high_fence;
+  cached.leftmost_child = image.leftmost;
+  cached.children.reserve(image.entries.size());
+  for (const InternalEntry& entry : image.entries)
+    cached.children.emplace_back(entry.key, entry.child);
+  StateOf(client).cache.Insert(std::move(cached));
+}
+
+rdma::GlobalAddress BLinkTree::Descend(rdma::Client& client, uint64_t key, uint8_t level,
+                                       IndexOpStats& stats, rdma::GlobalAddress* via) {
+  *via = rdma::GlobalAddress::Null();
+  if (level == 0) {
+    if (auto route = StateOf(client).cache.FindLeaf(key)) {
+      ++stats.cache_hits;
+      *via = route->via;
+      return route->leaf;
+    }
+    ++stats.cache_misses;
+  }
+  for (uint32_t attempt = 0; attempt < kMaxAttempts; ++attempt) {
+    rdma::GlobalAddress address = RootAddress(client, attempt > 0);
+    std::shared_ptr<const NodeImage> node = InternalNode(client, address, stats);
+    if (node->level < level) return rdma::GlobalAddress::Null();  // the tree is not that tall yet
+    rdma::GlobalAddress parent = rdma::GlobalAddress::Null();
+    bool wrong_turn = false;
+    while (!wrong_turn) {
+      if (node->free || !node->Covers(key)) {
+        if (!node->free && key >= node->high_fence && !node->sibling.IsNull()) {
+          // A split the copy we came through does not know yet: move right,
+          // and re-read that copy next time.
+          ++stats.sibling_chases;
+          if (!parent.IsNull()) DropTopLevelNode(client, parent);
+          address = node->sibling;
+          node = InternalNode(client, address, stats);
+          continue;
+        }
+        wrong_turn = true;
+        break;
+      }
+      if (node->level == level) return address;
+      const rdma::GlobalAddress child = node->ChildFor(key);
+      if (node->level == 1) {
+        CacheLevelOne(client, address, *node);
+        *via = address;
+      }
+      if (node->level == level + 1) return child;
+      const uint8_t child_level = node->level - 1;
+      parent = address;
+      address = child;
+      node = InternalNode(client, address, stats);
+      wrong_turn = node->level != child_level;
+    }
+    ++stats.wrong_turns;
+    ForgetTopLevels(client);
+  }
+  throw std::runtime_error("no path to key " + std::to_string(key) + " at level " +
+                           std::to_string(level));
+}
+
+rdma::GlobalAddress BLinkTree::WriteNewNode(rdma::Client& client, const NodeImage& image,
+                                            std::vector<uint8_t>& bytes) {
+  const rdma::GlobalAddress address = client.allocator().Allocate(client, format_.node_bytes());
+  format_.Encode(image, bytes.data());
+  client.Write(address, bytes.data(), format_.node_bytes());
+  return address;
+}
+
+}  // namespace dmbench::indexes

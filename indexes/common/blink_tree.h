@@ -1,0 +1,121 @@
+// The B-link tree engine both indexes run on (FG+ and Sherman differ only in
+// TreeOptions and their NodeLocker). Nodes are spread over the memory
+// servers; every compute server keeps an index cache of level-1 nodes and a
+// copy of the top two levels; reads take no locks and check what they fetch;
+// writes lock one node at a time.
+//
+// B-link rules (Lehman & Yao): every node has fence keys [low, high), its
+// level and a right sibling pointer; a split moves the upper half of a node
+// to a new right sibling and never changes the node's low fence, so a reader
+// that lands on a node whose range ends below its key follows the sibling.
+//
+// Deletes clear the entry and never merge nodes: an emptied leaf stays in
+// the tree, covering its range, and later inserts into that range reuse it
+// (as in Sherman's implementation). Range queries read the leaves covering
+// the range in parallel and are not atomic with concurrent writes (paper
+// §4.4), but never miss a key that existed throughout the query.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <shared_mutex>
+#include <span>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "harness/rdma/client.h"
+#include "indexes/common/global_lock_table.h"
+#include "indexes/common/index_cache.h"
+#include "indexes/common/index_op_stats.h"
+#include "indexes/common/node_format.h"
+#include "indexes/common/node_locker.h"
+#include "indexes/common/tree_options.h"
+
+namespace dmbench::indexes {
+
+using KeyValue = std::pair<uint64_t, uint64_t>;
+
+class BLinkTree {
+ public:
+  using LockerFactory = std::function<std::unique_ptr<NodeLocker>(const GlobalLockTable& table)>;
+
+  // `options` must have passed Validate(shape).
+  BLinkTree(const TreeOptions& options, const rdma::ClusterShape& shape,
+            const LockerFactory& make_locker, uint64_t seed);
+  ~BLinkTree();
+
+  // Builds the tree from `sorted` (strictly ascending user keys), leaves
+  // filled to `fill_factor`, replacing whatever the root pointer named. Run
+  // from one client while no other client uses the tree.
+  void Bulkload(rdma::Client& client, std::span<const KeyValue> sorted, double fill_factor);
+
+  // Keys are in [kMinUserKey, kMaxUserKey].
+  bool Lookup(rdma::Client& client, uint64_t key, uint64_t* value, IndexOpStats& stats);
+  void Upsert(rdma::Client& client, uint64_t key, uint64_t value, IndexOpStats& stats);
+  bool Delete(rdma::Client& client, uint64_t key, IndexOpStats& stats);
+  // Entries with keys in [from, to) in key order, at most `limit` (0: no limit).
+  void RangeQuery(rdma::Client& client, uint64_t from, uint64_t to, size_t limit,
+                  std::vector<KeyValue>* out, IndexOpStats& stats);
+
+  const NodeFormat& format() const { return format_; }
+  const TreeOptions& options() const { return options_; }
+  IndexCacheStats cache_stats(uint32_t compute_server) const;
+
+ private:
+  struct ComputeServerState;
+  struct Scratch;
+
+  ComputeServerState& StateOf(const rdma::Client& client) {
+    return *compute_servers_[client.location().compute_server];
+  }
+  Scratch& ScratchOf(const rdma::Client& client) { return *scratch_[client.location().index]; }
+
+  // Node I/O.
+  rdma::GlobalAddress RootAddress(rdma::Client& client, bool refresh);
+  // Reads a node until it passes its node-level check, and decodes it.
+  void ReadNode(rdma::Client& client, rdma::GlobalAddress address, std::vector<uint8_t>& bytes,
+                NodeImage& image, IndexOpStats& stats);
+  std::shared_ptr<const NodeImage> InternalNode(rdma::Client& client, rdma::GlobalAddress address,
+                                                IndexOpStats& stats);
+  // The address of the node at `level` whose range should hold `key`, by the
+  // cache and the top levels when they know, else by reading down from the
+  // root. *via is the cached level-1 node that routed a leaf, if any.
+  rdma::GlobalAddress Descend(rdma::Client& client, uint64_t key, uint8_t level,
+                              IndexOpStats& stats, rdma::GlobalAddress* via);
+  void ForgetTopLevels(rdma::Client& client);
+  void DropTopLevelNode(rdma::Client& client, rdma::GlobalAddress address);
+  void CacheLevelOne(rdma::Client& client, rdma::GlobalAddress address, const NodeImage& image);
+
+  // Writes.
+  enum class Mutation { kUpsert, kDelete };
+  bool WriteLeaf(rdma::Client& client, uint64_t key, uint64_t value, Mutation mutation,
+                 IndexOpStats& stats);
+  // Locks the node at `level` covering `key` starting from `address`, moving
+  // right under locks; returns it read and decoded in the scratch buffers.
+  LockGrant LockCovering(rdma::Client& client, rdma::GlobalAddress& address, uint64_t key,
+                         uint8_t level, IndexOpStats& stats, bool* wrong_node);
+  void InsertInternal(rdma::Client& client, uint64_t separator, rdma::GlobalAddress left,
+                      rdma::GlobalAddress right, uint8_t level, IndexOpStats& stats);
+  void GrowRoot(rdma::Client& client, uint64_t separator, rdma::GlobalAddress left,
+                rdma::GlobalAddress right, uint8_t level, IndexOpStats& stats, bool* grown);
+  // Splits the locked node in the scratch image (already holding the new
+  // entry, one past capacity), writes both halves and unlocks.
+  void SplitAndRelease(rdma::Client& client, rdma::GlobalAddress address, const LockGrant& grant,
+                       IndexOpStats& stats);
+  rdma::GlobalAddress WriteNewNode(rdma::Client& client, const NodeImage& image,
+                                   std::vector<uint8_t>& bytes);
+  NodeImage EmptyLeaf() const;
+
+  TreeOptions options_;
+  uint64_t seed_;
+  rdma::ClusterShape shape_;
+  NodeFormat format_;
+  GlobalLockTable lock_table_;
+  std::unique_ptr<NodeLocker> locker_;
+  std::vector<std::unique_ptr<ComputeServerState>> compute_servers_;
+  std::vector<std::unique_ptr<Scratch>> scratch_;
+};
+
+}  // namespace dmbench::indexes

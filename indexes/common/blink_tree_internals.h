@@ -1,0 +1,40 @@
+// State the tree engine keeps on the compute side; shared by its .cc files.
+#pragma once
+
+#include <memory>
+#include <shared_mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "indexes/common/blink_tree.h"
+
+namespace dmbench::indexes {
+
+// Per compute server: the level-1 index cache and the top two levels.
+struct BLinkTree::ComputeServerState {
+  ComputeServerState(uint64_t cache_bytes, uint64_t seed) : cache(cache_bytes, seed) {}
+
+  IndexCache cache;
+  std::shared_mutex top_mutex;  // guards the fields below
+  rdma::GlobalAddress root;     // Null until first read
+  uint8_t root_level = 0;
+  std::unordered_map<uint64_t, std::shared_ptr<const NodeImage>> top_nodes;  // by packed address
+};
+
+// Per client: buffers reused by every operation, so no operation allocates.
+struct BLinkTree::Scratch {
+  explicit Scratch(uint32_t node_bytes)
+      : node(node_bytes), sibling(node_bytes), parent(node_bytes) {}
+  std::vector<uint8_t> node;
+  std::vector<uint8_t> sibling;
+  std::vector<uint8_t> parent;
+  NodeImage image;
+  NodeImage sibling_image;
+  std::vector<LeafSlot> sorted;
+};
+
+// Operations give up with an error rather than loop forever if the tree is
+// broken; real contention never comes near these bounds.
+constexpr uint32_t kMaxAttempts = 1'000'000;
+
+}  // namespace dmbench::indexes

@@ -1,0 +1,183 @@
+// Lock-free reads: lookups and range queries.
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+#include <string>
+
+#include "indexes/common/blink_tree.h"
+#include "indexes/common/blink_tree_internals.h"
+
+namespace dmbench::indexes {
+
+namespace {
+
+// 4-bit versions wrap after 16 writes; a write takes well over 0.5 us, so a
+// READ shorter than 16 x 0.5 us cannot have been fooled by a wrap-around
+// (paper §4.4). Longer READs are retried.
+constexpr uint64_t kVersionWrapWindowNs = 8000;
+
+}  // namespace
+
+bool BLinkTree::Lookup(rdma::Client& client, uint64_t key, uint64_t* value, IndexOpStats& stats) {
+  Scratch& scratch = ScratchOf(client);
+  NodeImage& leaf = scratch.image;
+  for (uint32_t attempt = 0; attempt < kMaxAttempts; ++attempt) {
+    rdma::GlobalAddress via;
+    rdma::GlobalAddress address = Descend(client, key, 0, stats, &via);
+    bool restart = false;
+    while (!restart) {
+      const uint64_t started = client.NowNanoseconds();
+      client.Read(address, scratch.node.data(), format_.node_bytes());
+      const uint64_t took = client.NowNanoseconds() - started;
+      if (!format_.NodeConsistent(scratch.node.data())) {
+        ++stats.read_retries;
+        continue;
+      }
+      if (format_.short_versions() && took > kVersionWrapWindowNs) {
+        ++stats.slow_read_retries;
+        continue;
+      }
+      format_.Decode(scratch.node.data(), &leaf);
+      if (leaf.free || leaf.level != 0 || key < leaf.low_fence) {
+        ++stats.wrong_turns;
+        if (!via.IsNull()) StateOf(client).cache.Invalidate(via);
+        restart = true;
+        break;
+      }
+      if (key >= leaf.high_fence) {
+        if (leaf.sibling.IsNull()) throw std::logic_error("rightmost leaf does not cover its key");
+        ++stats.sibling_chases;
+        if (!via.IsNull()) StateOf(client).cache.Invalidate(via);
+        via = rdma::GlobalAddress::Null();
+        address = leaf.sibling;
+        continue;
+      }
+      bool retry = false;
+      for (uint32_t slot = 0; slot < leaf.slots.size(); ++slot) {
+        const LeafSlot& entry = leaf.slots[slot];
+        if (entry.key != key) continue;
+        if (!entry.consistent()) {
+          retry = true;
+          break;
+        }
+        if (!format_.SlotPayloadIntact(scratch.node.data(), slot)) ++stats.torn_entries_returned;
+        *value = entry.value;
+        return true;
+      }
+      if (retry) {
+        ++stats.read_retries;
+        continue;
+      }
+      return false;
+    }
+  }
+  throw std::runtime_error("lookup of key " + std::to_string(key) + " did not converge");
+}
+
+void BLinkTree::RangeQuery(rdma::Client& client, uint64_t from, uint64_t to, size_t limit,
+                           std::vector<KeyValue>* out, IndexOpStats& stats) {
+  out->clear();
+  Scratch& scratch = ScratchOf(client);
+  // Leaves fetched per round: enough for the limit at the bulkload fill.
+  const size_t per_round = std::clamp<size_t>(
+      limit == 0 ? 16 : limit / std::max<uint32_t>(1, format_.leaf_capacity() / 2) + 1, 1, 64);
+  std::vector<std::vector<uint8_t>> buffers;
+  std::vector<rdma::GlobalAddress> leaves;
+  NodeImage& leaf = scratch.image;
+  uint64_t cursor = from;  // every key below it is done
+  rdma::GlobalAddress next_hint = rdma::GlobalAddress::Null();
+  uint32_t rounds = 0;
+  while (cursor < to && (limit == 0 || out->size() < limit)) {
+    if (++rounds > kMaxAttempts) throw std::runtime_error("range query did not converge");
+    leaves.clear();
+    if (!next_hint.IsNull()) {
+      leaves.push_back(next_hint);
+    } else {
+      leaves = StateOf(client).cache.FindLeaves(cursor, to, per_round).leaves;
+      if (leaves.empty()) {
+        rdma::GlobalAddress via;
+        leaves.push_back(Descend(client, cursor, 0, stats, &via));
+      } else {
+        ++stats.cache_hits;
+      }
+    }
+    next_hint = rdma::GlobalAddress::Null();
+    if (buffers.size() < leaves.size()) {
+      buffers.resize(leaves.size(), std::vector<uint8_t>(format_.node_bytes()));
+    }
+    // One batch per memory server, all in flight at once: one round trip.
+    std::map<uint16_t, std::vector<rdma::WorkRequest>> by_server;
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      by_server[leaves[i].server].push_back({.verb = rdma::Verb::kRead,
+                                             .remote = leaves[i],
+                                             .local = buffers[i].data(),
+                                             .length = format_.node_bytes()});
+    }
+    std::vector<std::span<rdma::WorkRequest>> batches;
+    for (auto& [server, batch] : by_server) batches.emplace_back(batch);
+    const uint64_t started = client.NowNanoseconds();
+    client.ExecuteConcurrently(batches);
+    const bool slow =
+        format_.short_versions() && client.NowNanoseconds() - started > kVersionWrapWindowNs;
+
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      std::vector<uint8_t>& bytes = buffers[i];
+      // Re-read one leaf alone until it checks out.
+      bool good = false;
+      for (uint32_t attempt = 0; attempt < kMaxAttempts && !good; ++attempt) {
+        if (attempt > 0 || slow) {
+          const uint64_t again = client.NowNanoseconds();
+          client.Read(leaves[i], bytes.data(), format_.node_bytes());
+          if (format_.short_versions() && client.NowNanoseconds() - again > kVersionWrapWindowNs) {
+            ++stats.slow_read_retries;
+            continue;
+          }
+        }
+        if (!format_.NodeConsistent(bytes.data())) {
+          ++stats.read_retries;
+          continue;
+        }
+        format_.Decode(bytes.data(), &leaf);
+        good = std::all_of(leaf.slots.begin(), leaf.slots.end(),
+                           [](const LeafSlot& slot) { return slot.consistent(); });
+        if (!good) ++stats.read_retries;
+      }
+      if (!good) throw std::runtime_error("range query: a leaf never passed its check");
+      if (leaf.free || leaf.level != 0 || !leaf.Covers(cursor)) {
+        // The cache's picture is stale here: a split moved the cursor's keys
+        // to a right sibling, or the cached route is wrong; drop it.
+        ++stats.wrong_turns;
+        if (!leaf.free && leaf.level == 0 && cursor >= leaf.high_fence && !leaf.sibling.IsNull()) {
+          next_hint = leaf.sibling;
+        } else if (auto route = StateOf(client).cache.FindLeaf(cursor)) {
+          StateOf(client).cache.Invalidate(route->via);
+        } else {
+          ForgetTopLevels(client);
+        }
+        break;
+      }
+      scratch.sorted.clear();
+      for (uint32_t slot = 0; slot < leaf.slots.size(); ++slot) {
+        const LeafSlot& entry = leaf.slots[slot];
+        if (entry.key == kNullKey || entry.key < cursor || entry.key >= to) continue;
+        if (!format_.SlotPayloadIntact(bytes.data(), slot)) ++stats.torn_entries_returned;
+        scratch.sorted.push_back(entry);
+      }
+      std::sort(scratch.sorted.begin(), scratch.sorted.end(),
+                [](const LeafSlot& a, const LeafSlot& b) { return a.key < b.key; });
+      for (const LeafSlot& entry : scratch.sorted) out->emplace_back(entry.key, entry.value);
+      cursor = leaf.high_fence;
+      if (cursor >= to || (limit != 0 && out->size() >= limit)) break;
+      // The next leaf in key order is this one's sibling; if the batch's next
+      // leaf is not it, the batch went stale and the sibling is read next.
+      if (i + 1 == leaves.size() || leaves[i + 1] != leaf.sibling) {
+        next_hint = leaf.sibling;
+        break;
+      }
+    }
+    if (cursor == kInfinity) break;
+  }
+  if (limit != 0 && out->size() > limit) out->resize(limit);
+}
+
+}  // namespace dmbench::indexes

@@ -1,0 +1,192 @@
+#include "indexes/common/index_cache.h"
+
+#include <algorithm>
+#include <iterator>
+#include <mutex>
+
+namespace dmbench::indexes {
+
+struct IndexCache::Entry {
+  CachedInternalNode node;
+  uint64_t bytes = 0;
+  size_t slot = 0;  // position in entries_, kept current by swap-remove
+  // Written by lookups under the shared lock.
+  mutable std::atomic<uint64_t> last_used{0};
+};
+
+namespace {
+
+bool WellFormed(const CachedInternalNode& node) {
+  if (node.low_fence >= node.high_fence) return false;
+  uint64_t previous = node.low_fence;
+  for (const auto& [separator, child] : node.children) {
+    if (separator <= previous || separator >= node.high_fence) return false;
+    previous = separator;
+  }
+  return true;
+}
+
+}  // namespace
+
+IndexCache::IndexCache(uint64_t capacity_bytes, uint64_t seed)
+    : capacity_bytes_(capacity_bytes), random_(seed) {}
+
+IndexCache::~IndexCache() = default;
+
+uint64_t IndexCache::EntryBytes(const CachedInternalNode& node) {
+  using Child = decltype(node.children)::value_type;
+  return sizeof(Entry) + node.children.size() * sizeof(Child) + kIndexOverheadBytes;
+}
+
+size_t IndexCache::SlotFor(const Entry& entry, uint64_t key) {
+  const auto& children = entry.node.children;
+  const auto after = std::upper_bound(
+      children.begin(), children.end(), key,
+      [](uint64_t k, const std::pair<uint64_t, rdma::GlobalAddress>& c) { return k < c.first; });
+  return static_cast<size_t>(after - children.begin());
+}
+
+rdma::GlobalAddress IndexCache::SlotChild(const Entry& entry, size_t slot) {
+  return slot == 0 ? entry.node.leftmost_child : entry.node.children[slot - 1].second;
+}
+
+uint64_t IndexCache::SlotHigh(const Entry& entry, size_t slot) {
+  const auto& children = entry.node.children;
+  return slot < children.size() ? children[slot].first : entry.node.high_fence;
+}
+
+const IndexCache::Entry* IndexCache::FindCoveringLocked(uint64_t key) const {
+  const auto after = by_low_fence_.upper_bound(key);
+  if (after == by_low_fence_.begin()) return nullptr;
+  const Entry* entry = std::prev(after)->second;
+  return key < entry->node.high_fence ? entry : nullptr;
+}
+
+void IndexCache::Touch(const Entry& entry) {
+  entry.last_used.store(clock_.fetch_add(1, std::memory_order_relaxed) + 1,
+                        std::memory_order_relaxed);
+}
+
+std::optional<CacheRoute> IndexCache::FindLeaf(uint64_t key) {
+  std::shared_lock lock(mutex_);
+  const Entry* entry = FindCoveringLocked(key);
+  if (entry == nullptr) {
+    misses_.fetch_add(1, std::memory_order_relaxed);
+    return std::nullopt;
+  }
+  Touch(*entry);
+  hits_.fetch_add(1, std::memory_order_relaxed);
+  return CacheRoute{SlotChild(*entry, SlotFor(*entry, key)), entry->node.address};
+}
+
+IndexCache::LeafRange IndexCache::FindLeaves(uint64_t from, uint64_t to, size_t max_leaves) {
+  LeafRange result{{}, from};
+  if (from >= to || max_leaves == 0) return result;
+  std::shared_lock lock(mutex_);
+  const Entry* entry = FindCoveringLocked(from);
+  if (entry == nullptr) return result;
+  Touch(*entry);
+  size_t slot = SlotFor(*entry, from);
+  while (true) {
+    result.leaves.push_back(SlotChild(*entry, slot));
+    result.covered_until = SlotHigh(*entry, slot);
+    if (result.covered_until >= to || result.leaves.size() >= max_leaves) break;
+    if (++slot <= entry->node.children.size()) continue;
+    // Coverage continues only into an entry that starts exactly where this
+    // one ends; anything else is a gap the caller must fill remotely.
+    const auto next = by_low_fence_.find(entry->node.high_fence);
+    if (next == by_low_fence_.end()) break;
+    entry = next->second;
+    Touch(*entry);
+    slot = 0;
+  }
+  return result;
+}
+
+void IndexCache::Insert(CachedInternalNode node) {
+  if (capacity_bytes_ == 0 || !WellFormed(node)) return;
+  // EntryBytes charges children.size(); drop any slack so the charge is true.
+  node.children.shrink_to_fit();
+  const uint64_t bytes = EntryBytes(node);
+  if (bytes > capacity_bytes_) return;
+  // Allocate before locking so lookups are not held up by the allocator.
+  auto entry = std::make_unique<Entry>();
+  entry->node = std::move(node);
+  entry->bytes = bytes;
+  const uint64_t low = entry->node.low_fence;
+  const uint64_t high = entry->node.high_fence;
+
+  std::unique_lock lock(mutex_);
+  if (const auto same = by_address_.find(entry->node.address); same != by_address_.end()) {
+    RemoveLocked(same->second);
+  }
+  auto it = by_low_fence_.upper_bound(low);
+  if (it != by_low_fence_.begin() && std::prev(it)->second->node.high_fence > low) --it;
+  while (it != by_low_fence_.end() && it->first < high) {
+    Entry* stale = (it++)->second;
+    RemoveLocked(stale);
+  }
+  // Terminates: bytes <= capacity, and every eviction shrinks bytes_ towards 0.
+  while (bytes_ + bytes > capacity_bytes_) EvictOneLocked();
+
+  Entry* raw = entry.get();
+  raw->slot = entries_.size();
+  // A new entry counts as just used, or it would be the likeliest next victim.
+  Touch(*raw);
+  by_low_fence_.emplace(low, raw);
+  by_address_.emplace(raw->node.address, raw);
+  entries_.push_back(std::move(entry));
+  bytes_ += bytes;
+  ++insertions_;
+}
+
+void IndexCache::Invalidate(rdma::GlobalAddress via) {
+  std::unique_lock lock(mutex_);
+  const auto it = by_address_.find(via);
+  if (it == by_address_.end()) return;
+  RemoveLocked(it->second);
+  ++invalidations_;
+}
+
+void IndexCache::EvictOneLocked() {
+  const size_t count = entries_.size();
+  size_t victim = random_.Uniform(count);
+  if (count >= 2) {
+    // Two distinct candidates: drawing the same one twice would degrade to
+    // random eviction.
+    size_t other = random_.Uniform(count - 1);
+    if (other >= victim) ++other;
+    if (entries_[other]->last_used.load(std::memory_order_relaxed) <
+        entries_[victim]->last_used.load(std::memory_order_relaxed)) {
+      victim = other;
+    }
+  }
+  RemoveLocked(entries_[victim].get());
+  ++evictions_;
+}
+
+void IndexCache::RemoveLocked(Entry* entry) {
+  bytes_ -= entry->bytes;
+  by_low_fence_.erase(entry->node.low_fence);
+  by_address_.erase(entry->node.address);
+  const size_t slot = entry->slot;
+  // Swap-remove keeps entries_ dense; this destroys *entry.
+  if (slot + 1 != entries_.size()) {
+    entries_[slot] = std::move(entries_.back());
+    entries_[slot]->slot = slot;
+  }
+  entries_.pop_back();
+}
+
+IndexCacheStats IndexCache::stats() const {
+  std::shared_lock lock(mutex_);
+  return IndexCacheStats{hits_.load(std::memory_order_relaxed),
+                         misses_.load(std::memory_order_relaxed),
+                         insertions_,
+                         evictions_,
+                         invalidations_,
+                         entries_.size(),
+                         bytes_};
+}
+
+}  // namespace dmbench::indexes

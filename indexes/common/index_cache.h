@@ -1,0 +1,147 @@
+// The compute-side index cache of Sherman (SIGMOD'22, §4.2.3): copies of the
+// level-1 internal nodes (the parents of leaves), so that a lookup that hits
+// the cache reaches its leaf with a single RDMA READ.
+//
+// Cached copies may be stale. That is safe because internal nodes only hold
+// locations: the caller checks the fence keys and level of every leaf it
+// fetches and, on a wrong turn, calls Invalidate() on the entry that steered
+// it there and retries. The top two levels of the tree are cached elsewhere.
+//
+// The paper uses a lock-free skiplist; a shared_mutex around an ordered map
+// keeps this simple while lookups (the common case) still run in parallel.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <shared_mutex>
+#include <utility>
+#include <vector>
+
+#include "harness/rdma/global_address.h"
+#include "harness/util/random.h"
+
+namespace dmbench::indexes {
+
+// A parsed copy of one level-1 internal node. The node covers
+// [low_fence, high_fence); high_fence == UINT64_MAX means +infinity, whose
+// largest key is UINT64_MAX - 1. The leftmost child covers
+// [low_fence, first separator) and children[i] covers
+// [separator_i, separator_{i+1}) (the last one up to high_fence).
+struct CachedInternalNode {
+  rdma::GlobalAddress address;
+  uint64_t low_fence = 0;
+  uint64_t high_fence = UINT64_MAX;
+  rdma::GlobalAddress leftmost_child;
+  // (separator, child), strictly ascending separators, all in (low_fence, high_fence).
+  std::vector<std::pair<uint64_t, rdma::GlobalAddress>> children;
+};
+
+struct CacheRoute {
+  rdma::GlobalAddress leaf;
+  rdma::GlobalAddress via;  // the cached node used: what to Invalidate() on a wrong turn
+};
+
+struct IndexCacheStats {
+  uint64_t hits = 0;           // FindLeaf calls answered from the cache
+  uint64_t misses = 0;         // FindLeaf calls not answered
+  uint64_t insertions = 0;     // nodes admitted by Insert
+  uint64_t evictions = 0;      // entries dropped to make room
+  uint64_t invalidations = 0;  // entries dropped by Invalidate
+  uint64_t entries = 0;        // entries cached now
+  uint64_t bytes = 0;          // sum of EntryBytes over the cached entries
+};
+
+// All methods may be called concurrently from several threads.
+class IndexCache {
+ public:
+  // capacity_bytes == 0 disables the cache: every lookup misses and nothing
+  // is inserted. seed drives the eviction choice, so that simulated runs are
+  // reproducible.
+  IndexCache(uint64_t capacity_bytes, uint64_t seed);
+  ~IndexCache();
+  IndexCache(const IndexCache&) = delete;
+  IndexCache& operator=(const IndexCache&) = delete;
+
+  // The leaf that should hold `key`, if a cached node covers it. Counts a hit
+  // or a miss and marks the entry recently used.
+  std::optional<CacheRoute> FindLeaf(uint64_t key);
+
+  // The leaves covering [from, to) in key order, as far as cached nodes cover
+  // the range contiguously from `from`, at most `max_leaves` of them; stops at
+  // the first gap. covered_until is the high fence of the last leaf's slot
+  // (`from` when no leaf is returned), so the caller traverses remotely from
+  // there. Marks the entries used as recently used but does not count hits or
+  // misses: those measure point lookups.
+  struct LeafRange {
+    std::vector<rdma::GlobalAddress> leaves;
+    uint64_t covered_until = 0;
+  };
+  LeafRange FindLeaves(uint64_t from, uint64_t to, size_t max_leaves);
+
+  // Adds `node`, first removing every entry with the same address or a fence
+  // range overlapping the node's (the new copy is assumed fresher: splits
+  // shrink ranges, and a freed address may be reused for another range).
+  // Then evicts by power-of-two-choices until the node fits. Not cached: a
+  // node larger than the whole capacity, or a malformed one (empty fence
+  // range, separators not strictly ascending inside it), since one bad copy
+  // would otherwise misroute lookups until it is evicted.
+  void Insert(CachedInternalNode node);
+
+  // Drops the cached node at `via`, if present.
+  void Invalidate(rdma::GlobalAddress via);
+
+  IndexCacheStats stats() const;
+  uint64_t capacity_bytes() const { return capacity_bytes_; }
+
+  // What one node costs against the capacity: the entry record (which holds
+  // the CachedInternalNode), its children array, plus a fixed per-entry index
+  // overhead (one red-black tree node in each of the two maps and one slot of
+  // the dense entry vector):
+  //   sizeof(Entry) + children.size() * sizeof(children[0]) + kIndexOverheadBytes
+  static uint64_t EntryBytes(const CachedInternalNode& node);
+  // libstdc++'s red-black tree node header is a colour word and three pointers.
+  static constexpr uint64_t kIndexOverheadBytes =
+      2 * 4 * sizeof(void*) + sizeof(std::pair<const uint64_t, void*>) +
+      sizeof(std::pair<const rdma::GlobalAddress, void*>) + sizeof(void*);
+
+ private:
+  struct Entry;
+
+  // Callers hold mutex_ exclusively.
+  void RemoveLocked(Entry* entry);
+  void EvictOneLocked();
+
+  // The child slot of `entry` that covers `key` (0 = leftmost child) and the
+  // leaf it names.
+  static size_t SlotFor(const Entry& entry, uint64_t key);
+  static rdma::GlobalAddress SlotChild(const Entry& entry, size_t slot);
+  static uint64_t SlotHigh(const Entry& entry, size_t slot);
+  // The entry covering key, or null; callers hold mutex_ in either mode.
+  const Entry* FindCoveringLocked(uint64_t key) const;
+  void Touch(const Entry& entry);
+
+  const uint64_t capacity_bytes_;
+
+  mutable std::shared_mutex mutex_;
+  // Fence ranges of cached entries never overlap, so the low fence orders them.
+  std::map<uint64_t, Entry*> by_low_fence_;
+  std::map<rdma::GlobalAddress, Entry*> by_address_;
+  // Owns the entries densely so that eviction draws a uniform victim in O(1).
+  std::vector<std::unique_ptr<Entry>> entries_;
+  uint64_t bytes_ = 0;
+  uint64_t insertions_ = 0;
+  uint64_t evictions_ = 0;
+  uint64_t invalidations_ = 0;
+  Random random_;  // only under the exclusive lock
+
+  // Updated under the shared lock, hence atomic.
+  std::atomic<uint64_t> clock_{0};
+  std::atomic<uint64_t> hits_{0};
+  std::atomic<uint64_t> misses_{0};
+};
+
+}  // namespace dmbench::indexes

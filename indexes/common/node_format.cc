@@ -1,0 +1,287 @@
+#include "indexes/common/node_format.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "harness/util/random.h"
+#include "indexes/common/crc32c.h"
+
+namespace dmbench::indexes {
+
+namespace {
+
+constexpr uint32_t kLineBytes = 64;
+constexpr uint32_t kLinePayload = kLineBytes - 1;  // byte 0 of a line is its version
+constexpr uint32_t kTrailerBytes = 8;
+
+// Logical header fields, the same in every scheme.
+constexpr uint32_t kLevelOffset = 0;
+constexpr uint32_t kFreeOffset = 1;
+constexpr uint32_t kCountOffset = 2;
+constexpr uint32_t kSiblingOffset = 4;
+constexpr uint32_t kLeftmostOffset = 12;
+constexpr uint32_t kLowFenceOffset = 20;
+
+constexpr uint64_t kKeySalt = 0x6B6579;    // "key"
+constexpr uint64_t kValueSalt = 0x76616C;  // "val"
+
+}  // namespace
+
+rdma::GlobalAddress NodeImage::ChildFor(uint64_t key) const {
+  auto after = std::upper_bound(entries.begin(), entries.end(), key,
+                                [](uint64_t k, const InternalEntry& e) { return k < e.key; });
+  return after == entries.begin() ? leftmost : std::prev(after)->child;
+}
+
+NodeFormat::NodeFormat(const TreeOptions& options)
+    : consistency_(options.consistency),
+      node_bytes_(options.node_bytes),
+      key_bytes_(options.key_bytes),
+      value_bytes_(options.value_bytes) {
+  header_bytes_ = kLowFenceOffset + 2 * key_bytes_;
+  leaf_entry_bytes_ = key_bytes_ + value_bytes_ + (consistency_ == Consistency::kTwoLevel ? 2 : 0);
+  entry_writes_ = consistency_ == Consistency::kTwoLevel ||
+                  (consistency_ == Consistency::kCacheline && leaf_entry_bytes_ <= kLinePayload);
+  const uint32_t logical_end = consistency_ == Consistency::kCacheline
+                                   ? node_bytes_ / kLineBytes * kLinePayload
+                                   : node_bytes_ - kTrailerBytes - 1;
+  leaf_offsets_ = PlaceEntries(header_bytes_, logical_end, leaf_entry_bytes_);
+  internal_offsets_ = PlaceEntries(header_bytes_, logical_end, key_bytes_ + 8);
+}
+
+std::vector<uint32_t> NodeFormat::PlaceEntries(uint32_t first, uint32_t end,
+                                               uint32_t entry_bytes) const {
+  std::vector<uint32_t> offsets;
+  // Only entries that fit a line are kept inside one; wider ones straddle and
+  // are always written with the whole node.
+  const bool align = consistency_ == Consistency::kCacheline && entry_bytes <= kLinePayload;
+  uint32_t position = first;
+  for (;;) {
+    if (align && position % kLinePayload + entry_bytes > kLinePayload) {
+      position = (position / kLinePayload + 1) * kLinePayload;
+    }
+    if (position + entry_bytes > end) break;
+    offsets.push_back(position);
+    position += entry_bytes;
+  }
+  return offsets;
+}
+
+uint32_t NodeFormat::Physical(uint32_t logical) const {
+  if (consistency_ != Consistency::kCacheline) return logical + 1;
+  return logical / kLinePayload * kLineBytes + 1 + logical % kLinePayload;
+}
+
+void NodeFormat::ReadLogical(const uint8_t* node, uint32_t logical, void* out,
+                             uint32_t length) const {
+  auto* bytes = static_cast<uint8_t*>(out);
+  if (consistency_ != Consistency::kCacheline) {
+    std::memcpy(bytes, node + logical + 1, length);
+    return;
+  }
+  while (length > 0) {
+    const uint32_t run = std::min(length, kLinePayload - logical % kLinePayload);
+    std::memcpy(bytes, node + Physical(logical), run);
+    bytes += run;
+    logical += run;
+    length -= run;
+  }
+}
+
+void NodeFormat::WriteLogical(uint8_t* node, uint32_t logical, const void* in,
+                              uint32_t length) const {
+  const auto* bytes = static_cast<const uint8_t*>(in);
+  if (consistency_ != Consistency::kCacheline) {
+    std::memcpy(node + logical + 1, bytes, length);
+    return;
+  }
+  while (length > 0) {
+    const uint32_t run = std::min(length, kLinePayload - logical % kLinePayload);
+    std::memcpy(node + Physical(logical), bytes, run);
+    bytes += run;
+    logical += run;
+    length -= run;
+  }
+}
+
+// The bytes beyond the first 8 of a wide key or value: a pattern that only
+// the same word produces, so a mix of two writes is visible.
+void NodeFormat::WritePadded(uint8_t* node, uint32_t logical, uint64_t word, uint32_t width,
+                             uint64_t salt) const {
+  WriteLogical(node, logical, &word, 8);
+  uint64_t state = word ^ salt;
+  for (uint32_t at = 8; at < width; at += 8) {
+    const uint64_t pattern = SplitMix64(state);
+    WriteLogical(node, logical + at, &pattern, std::min<uint32_t>(8, width - at));
+  }
+}
+
+bool NodeFormat::PaddingIntact(const uint8_t* node, uint32_t logical, uint64_t word, uint32_t width,
+                               uint64_t salt) const {
+  uint64_t state = word ^ salt;
+  for (uint32_t at = 8; at < width; at += 8) {
+    const uint64_t pattern = SplitMix64(state);
+    uint64_t stored = 0;
+    const uint32_t length = std::min<uint32_t>(8, width - at);
+    ReadLogical(node, logical + at, &stored, length);
+    if (std::memcmp(&stored, &pattern, length) != 0) return false;
+  }
+  return true;
+}
+
+uint8_t NodeFormat::NextVersion(uint8_t version) const {
+  return short_versions() ? (version + 1) & 0xF : static_cast<uint8_t>(version + 1);
+}
+
+bool NodeFormat::NodeConsistent(const uint8_t* node) const {
+  switch (consistency_) {
+    case Consistency::kCrc: {
+      uint32_t stored;
+      std::memcpy(&stored, node + node_bytes_ - kTrailerBytes, 4);
+      return Crc32c(node, node_bytes_ - kTrailerBytes) == stored;
+    }
+    case Consistency::kNodeVersions:
+    case Consistency::kTwoLevel:
+      return node[0] == node[node_bytes_ - 1];
+    case Consistency::kCacheline:
+      for (uint32_t line = kLineBytes; line < node_bytes_; line += kLineBytes) {
+        if (node[line] != node[0]) return false;
+      }
+      return true;
+  }
+  return false;
+}
+
+void NodeFormat::Decode(const uint8_t* node, NodeImage* image) const {
+  image->version = node[0];
+  ReadLogical(node, kLevelOffset, &image->level, 1);
+  uint8_t free = 0;
+  ReadLogical(node, kFreeOffset, &free, 1);
+  image->free = free != 0;
+  uint16_t count = 0;
+  ReadLogical(node, kCountOffset, &count, 2);
+  uint64_t word = 0;
+  ReadLogical(node, kSiblingOffset, &word, 8);
+  image->sibling = rdma::GlobalAddress::Unpack(word);
+  ReadLogical(node, kLeftmostOffset, &word, 8);
+  image->leftmost = rdma::GlobalAddress::Unpack(word);
+  ReadLogical(node, kLowFenceOffset, &image->low_fence, 8);
+  ReadLogical(node, kLowFenceOffset + key_bytes_, &image->high_fence, 8);
+
+  image->slots.clear();
+  image->entries.clear();
+  if (image->level > 0) {
+    count = std::min<uint16_t>(count, static_cast<uint16_t>(internal_offsets_.size()));
+    image->entries.resize(count);
+    for (uint32_t i = 0; i < count; ++i) {
+      ReadLogical(node, internal_offsets_[i], &image->entries[i].key, 8);
+      ReadLogical(node, internal_offsets_[i] + key_bytes_, &word, 8);
+      image->entries[i].child = rdma::GlobalAddress::Unpack(word);
+    }
+    return;
+  }
+  const uint32_t slots =
+      unsorted_leaves() ? leaf_capacity() : std::min<uint32_t>(count, leaf_capacity());
+  image->slots.resize(slots);
+  const bool versioned = consistency_ == Consistency::kTwoLevel;
+  const uint32_t key_at = versioned ? 1 : 0;
+  for (uint32_t i = 0; i < slots; ++i) {
+    LeafSlot& slot = image->slots[i];
+    const uint32_t offset = leaf_offsets_[i];
+    ReadLogical(node, offset + key_at, &slot.key, 8);
+    ReadLogical(node, offset + key_at + key_bytes_, &slot.value, 8);
+    if (versioned) {
+      ReadLogical(node, offset, &slot.front_version, 1);
+      ReadLogical(node, offset + leaf_entry_bytes_ - 1, &slot.rear_version, 1);
+    }
+  }
+}
+
+void NodeFormat::Encode(const NodeImage& image, uint8_t* node) const {
+  std::memset(node, 0, node_bytes_);
+  WriteLogical(node, kLevelOffset, &image.level, 1);
+  const uint8_t free = image.free ? 1 : 0;
+  WriteLogical(node, kFreeOffset, &free, 1);
+  const auto count =
+      static_cast<uint16_t>(image.level > 0 ? image.entries.size() : image.slots.size());
+  WriteLogical(node, kCountOffset, &count, 2);
+  uint64_t word = image.sibling.Pack();
+  WriteLogical(node, kSiblingOffset, &word, 8);
+  word = image.leftmost.Pack();
+  WriteLogical(node, kLeftmostOffset, &word, 8);
+  WritePadded(node, kLowFenceOffset, image.low_fence, key_bytes_, kKeySalt);
+  WritePadded(node, kLowFenceOffset + key_bytes_, image.high_fence, key_bytes_, kKeySalt);
+
+  if (image.level > 0) {
+    for (size_t i = 0; i < image.entries.size(); ++i) {
+      WritePadded(node, internal_offsets_[i], image.entries[i].key, key_bytes_, kKeySalt);
+      word = image.entries[i].child.Pack();
+      WriteLogical(node, internal_offsets_[i] + key_bytes_, &word, 8);
+    }
+  } else {
+    for (uint32_t i = 0; i < image.slots.size(); ++i) {
+      const LeafSlot& slot = image.slots[i];
+      const uint32_t offset = leaf_offsets_[i];
+      if (consistency_ == Consistency::kTwoLevel) {
+        WriteLogical(node, offset, &slot.front_version, 1);
+        WriteLogical(node, offset + leaf_entry_bytes_ - 1, &slot.rear_version, 1);
+        if (slot.key == kNullKey) continue;
+        WritePadded(node, offset + 1, slot.key, key_bytes_, kKeySalt);
+        WritePadded(node, offset + 1 + key_bytes_, slot.value, value_bytes_, kValueSalt);
+      } else if (slot.key != kNullKey) {
+        WritePadded(node, offset, slot.key, key_bytes_, kKeySalt);
+        WritePadded(node, offset + key_bytes_, slot.value, value_bytes_, kValueSalt);
+      }
+    }
+  }
+
+  switch (consistency_) {
+    case Consistency::kCrc: {
+      const uint32_t crc = Crc32c(node, node_bytes_ - kTrailerBytes);
+      std::memcpy(node + node_bytes_ - kTrailerBytes, &crc, 4);
+      break;
+    }
+    case Consistency::kNodeVersions:
+    case Consistency::kTwoLevel:
+      node[0] = node[node_bytes_ - 1] = image.version & 0xF;
+      break;
+    case Consistency::kCacheline:
+      for (uint32_t line = 0; line < node_bytes_; line += kLineBytes) node[line] = image.version;
+      break;
+  }
+}
+
+std::pair<uint32_t, uint32_t> NodeFormat::EncodeSlot(NodeImage& image, uint32_t slot_index,
+                                                     uint8_t* node) const {
+  LeafSlot& slot = image.slots[slot_index];
+  const uint32_t offset = leaf_offsets_[slot_index];
+  uint32_t key_at = 0;
+  if (consistency_ == Consistency::kTwoLevel) {
+    slot.front_version = slot.rear_version = (slot.rear_version + 1) & 0xF;
+    WriteLogical(node, offset, &slot.front_version, 1);
+    WriteLogical(node, offset + leaf_entry_bytes_ - 1, &slot.rear_version, 1);
+    key_at = 1;
+  }
+  if (slot.key == kNullKey) {
+    const std::vector<uint8_t> zeros(key_bytes_ + value_bytes_, 0);
+    WriteLogical(node, offset + key_at, zeros.data(), key_bytes_ + value_bytes_);
+  } else {
+    WritePadded(node, offset + key_at, slot.key, key_bytes_, kKeySalt);
+    WritePadded(node, offset + key_at + key_bytes_, slot.value, value_bytes_, kValueSalt);
+  }
+  // Entry writes are only used where the entry is contiguous in memory.
+  return {Physical(offset), leaf_entry_bytes_};
+}
+
+bool NodeFormat::SlotPayloadIntact(const uint8_t* node, uint32_t slot_index) const {
+  const uint32_t offset =
+      leaf_offsets_[slot_index] + (consistency_ == Consistency::kTwoLevel ? 1 : 0);
+  uint64_t key = 0, value = 0;
+  ReadLogical(node, offset, &key, 8);
+  ReadLogical(node, offset + key_bytes_, &value, 8);
+  if (key == kNullKey) return true;
+  return PaddingIntact(node, offset, key, key_bytes_, kKeySalt) &&
+         PaddingIntact(node, offset + key_bytes_, value, value_bytes_, kValueSalt);
+}
+
+}  // namespace dmbench::indexes

@@ -1,0 +1,118 @@
+// The bytes of a tree node in remote memory, for each consistency scheme,
+// and their decoded, local form.
+//
+// Every node carries: a node-level version (or, for FG+, a CRC32C), level
+// (leaves are 0), a free bit, fence keys [low, high), a sibling pointer and,
+// for internal nodes, the leftmost child. Logical fields are laid out
+// identically in every scheme; only their mapping to physical bytes differs:
+//   crc, node, two_level: [version][logical bytes...][8-byte trailer]; the
+//       trailer holds the CRC (crc) or the rear version in its last byte.
+//   cacheline: byte 0 of every 64-byte line holds the version; logical bytes
+//       fill the other 63 bytes of each line, and entries (when they fit)
+//       never straddle a line, so writing one entry is atomic (SMART §5).
+// Keys and values are wider than their 8 meaningful bytes when configured so;
+// the extra bytes are a pattern derived from the key or value, which lets a
+// reader detect an entry torn in a way the scheme failed to catch.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "harness/rdma/global_address.h"
+#include "indexes/common/tree_options.h"
+
+namespace dmbench::indexes {
+
+constexpr uint64_t kNullKey = 0;            // an empty slot in an unsorted leaf
+constexpr uint64_t kInfinity = UINT64_MAX;  // the high fence of the rightmost nodes
+constexpr uint64_t kMinUserKey = 1;
+constexpr uint64_t kMaxUserKey = UINT64_MAX - 1;
+
+struct LeafSlot {
+  uint64_t key = kNullKey;
+  uint64_t value = 0;
+  uint8_t front_version = 0;  // two_level only
+  uint8_t rear_version = 0;
+  bool consistent() const { return front_version == rear_version; }
+};
+
+struct InternalEntry {
+  uint64_t key;  // separator: the child covers [key, next separator)
+  rdma::GlobalAddress child;
+};
+
+// A decoded node. Sorted leaves and internal nodes keep their entries in key
+// order; unsorted leaves keep one slot per physical position, empty ones
+// holding kNullKey, so that a slot can be written back in place.
+struct NodeImage {
+  uint8_t version = 0;
+  uint8_t level = 0;
+  bool free = false;
+  uint64_t low_fence = 0;
+  uint64_t high_fence = kInfinity;
+  rdma::GlobalAddress sibling;
+  rdma::GlobalAddress leftmost;
+  std::vector<LeafSlot> slots;
+  std::vector<InternalEntry> entries;
+
+  bool Covers(uint64_t key) const { return key >= low_fence && key < high_fence; }
+  // Internal nodes: the child whose range holds `key` (which the node covers).
+  rdma::GlobalAddress ChildFor(uint64_t key) const;
+};
+
+class NodeFormat {
+ public:
+  NodeFormat(const TreeOptions& options);
+
+  uint32_t node_bytes() const { return node_bytes_; }
+  Consistency consistency() const { return consistency_; }
+  bool unsorted_leaves() const {
+    return consistency_ == Consistency::kTwoLevel || consistency_ == Consistency::kCacheline;
+  }
+  uint32_t leaf_capacity() const { return static_cast<uint32_t>(leaf_offsets_.size()); }
+  uint32_t internal_capacity() const { return static_cast<uint32_t>(internal_offsets_.size()); }
+  // Whether a single leaf slot can be written back on its own.
+  bool entry_writes() const { return entry_writes_; }
+  uint32_t leaf_entry_bytes() const { return leaf_entry_bytes_; }
+
+  // Whether the node-level check passes (CRC, front == rear version, or all
+  // line versions equal).
+  bool NodeConsistent(const uint8_t* node) const;
+  // Decodes a node that passed NodeConsistent.
+  void Decode(const uint8_t* node, NodeImage* image) const;
+  // Writes the whole node, sealed (CRC or versions from image.version).
+  void Encode(const NodeImage& image, uint8_t* node) const;
+  // Writes leaf slot `slot` of `image` into `node` in place, bumping its entry
+  // versions (two_level); returns the byte range to write back.
+  std::pair<uint32_t, uint32_t> EncodeSlot(NodeImage& image, uint32_t slot, uint8_t* node) const;
+  // Whether the wide key and value bytes of a leaf slot match their patterns.
+  bool SlotPayloadIntact(const uint8_t* node, uint32_t slot) const;
+  // Whether versions wrap fast enough that a slow READ must be retried (4-bit).
+  bool short_versions() const {
+    return consistency_ == Consistency::kNodeVersions || consistency_ == Consistency::kTwoLevel;
+  }
+  uint8_t NextVersion(uint8_t version) const;
+
+ private:
+  uint32_t Physical(uint32_t logical) const;
+  void ReadLogical(const uint8_t* node, uint32_t logical, void* out, uint32_t length) const;
+  void WriteLogical(uint8_t* node, uint32_t logical, const void* in, uint32_t length) const;
+  void WritePadded(uint8_t* node, uint32_t logical, uint64_t word, uint32_t width,
+                   uint64_t salt) const;
+  bool PaddingIntact(const uint8_t* node, uint32_t logical, uint64_t word, uint32_t width,
+                     uint64_t salt) const;
+  std::vector<uint32_t> PlaceEntries(uint32_t first, uint32_t end, uint32_t entry_bytes) const;
+
+  Consistency consistency_;
+  uint32_t node_bytes_;
+  uint32_t key_bytes_;
+  uint32_t value_bytes_;
+  uint32_t leaf_entry_bytes_;
+  bool entry_writes_;
+  uint32_t header_bytes_;               // logical
+  std::vector<uint32_t> leaf_offsets_;  // logical offset of each leaf slot
+  std::vector<uint32_t> internal_offsets_;
+};
+
+}  // namespace dmbench::indexes

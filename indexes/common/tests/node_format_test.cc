@@ -1,0 +1,203 @@
+// Encoding and checking nodes in each consistency scheme.
+#include "indexes/common/node_format.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "indexes/common/crc32c.h"
+
+namespace dmbench::indexes {
+namespace {
+
+TreeOptions WithScheme(Consistency consistency, uint32_t key_bytes = 8, uint32_t value_bytes = 8) {
+  TreeOptions options = TreeOptions::Sherman();
+  options.consistency = consistency;
+  options.key_bytes = key_bytes;
+  options.value_bytes = value_bytes;
+  return options;
+}
+
+const Consistency kSchemes[] = {Consistency::kCrc, Consistency::kNodeVersions,
+                                Consistency::kTwoLevel, Consistency::kCacheline};
+
+NodeImage SampleLeaf(const NodeFormat& format) {
+  NodeImage leaf;
+  leaf.version = 3;
+  leaf.low_fence = 100;
+  leaf.high_fence = 900;
+  leaf.sibling = rdma::GlobalAddress::Host(1, 1 << 20);
+  const uint32_t count = format.leaf_capacity() - 1;
+  if (format.unsorted_leaves()) leaf.slots.resize(format.leaf_capacity());
+  for (uint32_t i = 0; i < count; ++i) {
+    // Unsorted leaves keep a hole at slot 1 to show positions survive.
+    const uint32_t slot = format.unsorted_leaves() && i >= 1 ? i + 1 : i;
+    if (!format.unsorted_leaves()) leaf.slots.push_back({});
+    leaf.slots[slot] = LeafSlot{100 + i * 10, 7000 + i};
+  }
+  return leaf;
+}
+
+TEST(Crc32c, MatchesPublishedVectors) {
+  // RFC 3720 appendix B.4 and the common check value.
+  EXPECT_EQ(Crc32c("123456789", 9), 0xE3069283u);
+  std::vector<uint8_t> zeros(32, 0), ones(32, 0xFF);
+  EXPECT_EQ(Crc32c(zeros.data(), zeros.size()), 0x8A9136AAu);
+  EXPECT_EQ(Crc32c(ones.data(), ones.size()), 0x62A8AB43u);
+}
+
+TEST(NodeFormat, LeafRoundTripsInEveryScheme) {
+  for (Consistency scheme : kSchemes) {
+    const NodeFormat format(WithScheme(scheme, 16, 24));
+    const NodeImage leaf = SampleLeaf(format);
+    std::vector<uint8_t> bytes(format.node_bytes());
+    format.Encode(leaf, bytes.data());
+    ASSERT_TRUE(format.NodeConsistent(bytes.data())) << ConsistencyName(scheme);
+    NodeImage decoded;
+    format.Decode(bytes.data(), &decoded);
+    EXPECT_EQ(decoded.low_fence, 100u);
+    EXPECT_EQ(decoded.high_fence, 900u);
+    EXPECT_EQ(decoded.sibling, leaf.sibling);
+    ASSERT_EQ(decoded.slots.size(), leaf.slots.size()) << ConsistencyName(scheme);
+    for (size_t i = 0; i < leaf.slots.size(); ++i) {
+      EXPECT_EQ(decoded.slots[i].key, leaf.slots[i].key);
+      EXPECT_EQ(decoded.slots[i].value, leaf.slots[i].value);
+      EXPECT_TRUE(format.SlotPayloadIntact(bytes.data(), static_cast<uint32_t>(i)));
+    }
+  }
+}
+
+TEST(NodeFormat, InternalRoundTripsAndRoutes) {
+  for (Consistency scheme : kSchemes) {
+    const NodeFormat format(WithScheme(scheme));
+    NodeImage node;
+    node.level = 2;
+    node.low_fence = 10;
+    node.high_fence = kInfinity;
+    node.leftmost = rdma::GlobalAddress::Host(0, 4 << 20);
+    for (uint64_t i = 1; i <= 5; ++i) {
+      node.entries.push_back({10 + i * 100, rdma::GlobalAddress::Host(1, (4 + i) << 20)});
+    }
+    std::vector<uint8_t> bytes(format.node_bytes());
+    format.Encode(node, bytes.data());
+    NodeImage decoded;
+    ASSERT_TRUE(format.NodeConsistent(bytes.data()));
+    format.Decode(bytes.data(), &decoded);
+    EXPECT_EQ(decoded.level, 2);
+    ASSERT_EQ(decoded.entries.size(), 5u);
+    EXPECT_EQ(decoded.ChildFor(10), node.leftmost);
+    EXPECT_EQ(decoded.ChildFor(109), node.leftmost);
+    EXPECT_EQ(decoded.ChildFor(110), node.entries[0].child);
+    EXPECT_EQ(decoded.ChildFor(kInfinity - 1), node.entries[4].child);
+  }
+}
+
+TEST(NodeFormat, CrcDetectsAnyChangedByte) {
+  const NodeFormat format(WithScheme(Consistency::kCrc));
+  std::vector<uint8_t> bytes(format.node_bytes());
+  format.Encode(SampleLeaf(format), bytes.data());
+  for (uint32_t at = 0; at < format.node_bytes() - 8; at += 37) {
+    bytes[at] ^= 0x10;
+    EXPECT_FALSE(format.NodeConsistent(bytes.data())) << "byte " << at;
+    bytes[at] ^= 0x10;
+  }
+  EXPECT_TRUE(format.NodeConsistent(bytes.data()));
+}
+
+TEST(NodeFormat, NodeVersionsDetectAFrontRearMix) {
+  for (Consistency scheme : {Consistency::kNodeVersions, Consistency::kTwoLevel}) {
+    const NodeFormat format(WithScheme(scheme));
+    std::vector<uint8_t> old_bytes(format.node_bytes()), new_bytes(format.node_bytes());
+    NodeImage leaf = SampleLeaf(format);
+    format.Encode(leaf, old_bytes.data());
+    leaf.version = format.NextVersion(leaf.version);
+    format.Encode(leaf, new_bytes.data());
+    // A READ that saw the first cacheline new and the rest old.
+    std::vector<uint8_t> torn = old_bytes;
+    std::copy(new_bytes.begin(), new_bytes.begin() + 64, torn.begin());
+    EXPECT_FALSE(format.NodeConsistent(torn.data()));
+    EXPECT_EQ(format.NextVersion(15), 0);  // 4-bit versions wrap
+  }
+}
+
+TEST(NodeFormat, CachelineVersionsDetectAnyLineFromAnotherWrite) {
+  const NodeFormat format(WithScheme(Consistency::kCacheline));
+  std::vector<uint8_t> old_bytes(format.node_bytes()), new_bytes(format.node_bytes());
+  NodeImage leaf = SampleLeaf(format);
+  format.Encode(leaf, old_bytes.data());
+  leaf.version = format.NextVersion(leaf.version);
+  format.Encode(leaf, new_bytes.data());
+  for (uint32_t line = 0; line < format.node_bytes(); line += 64) {
+    std::vector<uint8_t> torn = new_bytes;
+    std::copy(old_bytes.begin() + line, old_bytes.begin() + line + 64, torn.begin() + line);
+    EXPECT_FALSE(format.NodeConsistent(torn.data())) << "line " << line / 64;
+  }
+}
+
+TEST(NodeFormat, CachelineEntriesNeverStraddleALineOrItsVersion) {
+  for (uint32_t value_bytes : {8u, 24u, 47u}) {
+    const NodeFormat format(WithScheme(Consistency::kCacheline, 8, value_bytes));
+    ASSERT_TRUE(format.entry_writes());
+    NodeImage leaf = SampleLeaf(format);
+    std::vector<uint8_t> bytes(format.node_bytes());
+    format.Encode(leaf, bytes.data());
+    for (uint32_t slot = 0; slot < format.leaf_capacity(); ++slot) {
+      const auto [offset, length] = format.EncodeSlot(leaf, slot, bytes.data());
+      EXPECT_NE(offset % 64, 0u) << "an entry overwrites a line version";
+      EXPECT_EQ(offset / 64, (offset + length - 1) / 64) << "slot " << slot << " straddles";
+    }
+  }
+  // Entries wider than a line cannot be written alone.
+  EXPECT_FALSE(NodeFormat(WithScheme(Consistency::kCacheline, 8, 100)).entry_writes());
+}
+
+TEST(NodeFormat, TwoLevelSlotWriteBumpsOnlyThatEntrysVersions) {
+  const NodeFormat format(WithScheme(Consistency::kTwoLevel));
+  NodeImage leaf = SampleLeaf(format);
+  std::vector<uint8_t> bytes(format.node_bytes());
+  format.Encode(leaf, bytes.data());
+  leaf.slots[2].value = 99;
+  const auto [offset, length] = format.EncodeSlot(leaf, 2, bytes.data());
+  EXPECT_EQ(length, 8u + 8u + 2u);
+  NodeImage decoded;
+  format.Decode(bytes.data(), &decoded);
+  EXPECT_EQ(decoded.slots[2].value, 99u);
+  EXPECT_EQ(decoded.slots[2].front_version, 1);
+  EXPECT_EQ(decoded.slots[2].rear_version, 1);
+  EXPECT_EQ(decoded.slots[3].front_version, 0);
+  EXPECT_TRUE(format.NodeConsistent(bytes.data()));  // node versions untouched
+  // A READ that caught the entry's front version but not its rear.
+  bytes[offset + length - 1] = 0;
+  format.Decode(bytes.data(), &decoded);
+  EXPECT_FALSE(decoded.slots[2].consistent());
+}
+
+TEST(NodeFormat, WidePayloadMixIsVisible) {
+  const NodeFormat format(WithScheme(Consistency::kTwoLevel, 8, 200));
+  NodeImage leaf = SampleLeaf(format);
+  std::vector<uint8_t> a(format.node_bytes()), b(format.node_bytes());
+  format.Encode(leaf, a.data());
+  leaf.slots[0].value = 123456;
+  format.Encode(leaf, b.data());
+  // Middle bytes of slot 0's value from the other write.
+  std::vector<uint8_t> mixed = a;
+  const auto [offset, length] = format.EncodeSlot(leaf, 0, b.data());
+  std::copy(b.begin() + offset + 64, b.begin() + offset + 128, mixed.begin() + offset + 64);
+  EXPECT_TRUE(format.SlotPayloadIntact(a.data(), 0));
+  EXPECT_FALSE(format.SlotPayloadIntact(mixed.data(), 0));
+  (void)length;
+}
+
+TEST(NodeFormat, CapacitiesFollowSizes) {
+  const NodeFormat two_level(WithScheme(Consistency::kTwoLevel));
+  // 1 KiB node, 36-byte logical header, 18-byte entries, 8-byte trailer.
+  EXPECT_EQ(two_level.leaf_capacity(), (1024u - 8 - 1 - 36) / 18);
+  const NodeFormat crc(WithScheme(Consistency::kCrc));
+  EXPECT_EQ(crc.leaf_capacity(), (1024u - 8 - 1 - 36) / 16);
+  EXPECT_EQ(crc.internal_capacity(), (1024u - 8 - 1 - 36) / 16);
+  const NodeFormat wide(WithScheme(Consistency::kTwoLevel, 1024, 8));
+  EXPECT_LT(wide.leaf_capacity(), 2u);  // too small a node for 1 KiB keys
+}
+
+}  // namespace
+}  // namespace dmbench::indexes

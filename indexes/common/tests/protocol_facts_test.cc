@@ -1,0 +1,162 @@
+// The protocol facts the Sherman paper's analysis rests on, read from the
+// substrate's per-operation stats: round trips and bytes written per
+// operation for FG+ and Sherman, the effect of each technique on them.
+#include <gtest/gtest.h>
+
+#include "harness/rdma/client.h"
+#include "indexes/common/tests/tree_test_support.h"
+
+namespace dmbench::indexes {
+namespace {
+
+struct Measured {
+  rdma::OpStats verbs;
+  IndexOpStats index;
+};
+
+constexpr uint64_t kKey = 1 + 7 * 40;  // a bulkloaded key
+
+// Bulkloads 400 keys, warms client 0's cache with a lookup of kKey, then
+// measures `operation` on client 0 alone.
+template <typename Operation>
+Measured MeasureAlone(const TreeOptions& options, Operation operation) {
+  testing::TreeFixture fixture = testing::MakeFixture(options, 2, 1, 1, 7);
+  testing::Bulkload(fixture, 400, 7, 0.8, nullptr);
+  Measured measured;
+  fixture.cluster->Run([&](rdma::Client& client) {
+    if (client.location().index != 0) return;
+    IndexOpStats warm;
+    uint64_t value = 0;
+    fixture.tree->Lookup(client, kKey, &value, warm);
+    rdma::StatsScope scope(client, measured.verbs);
+    operation(*fixture.tree, client, measured.index);
+  });
+  return measured;
+}
+
+void UpdateExisting(BLinkTree& tree, rdma::Client& client, IndexOpStats& stats) {
+  tree.Upsert(client, kKey, 4242, stats);
+}
+
+TEST(ProtocolFacts, LookupThatHitsTheCacheTakesOneRead) {
+  for (const TreeOptions& options : {TreeOptions::FgPlus(), TreeOptions::Sherman()}) {
+    const Measured measured =
+        MeasureAlone(options, [](BLinkTree& tree, rdma::Client& client, IndexOpStats& stats) {
+          uint64_t value = 0;
+          EXPECT_TRUE(tree.Lookup(client, kKey, &value, stats));
+          EXPECT_EQ(value, kKey);
+        });
+    EXPECT_EQ(measured.index.cache_hits, 1u);
+    EXPECT_EQ(measured.verbs.round_trips, 1u);
+    EXPECT_EQ(measured.verbs.reads, 1u);
+    EXPECT_EQ(measured.verbs.verbs(), 1u);
+  }
+}
+
+TEST(ProtocolFacts, FgPlusUpdateTakesFourRoundTripsAndWritesAWholeNode) {
+  const TreeOptions options = TreeOptions::FgPlus();
+  const Measured measured = MeasureAlone(options, UpdateExisting);
+  // Lock (CAS), read the node, write it back, unlock (WRITE).
+  EXPECT_EQ(measured.verbs.round_trips, 4u);
+  EXPECT_EQ(measured.verbs.compare_and_swaps, 1u);
+  EXPECT_EQ(measured.verbs.reads, 1u);
+  EXPECT_EQ(measured.verbs.writes, 2u);
+  EXPECT_EQ(measured.index.write_back_bytes, options.node_bytes);
+  EXPECT_EQ(measured.verbs.bytes_written, options.node_bytes + 8u);
+}
+
+TEST(ProtocolFacts, ShermanUpdateTakesThreeRoundTripsAndWritesOneEntry) {
+  const TreeOptions options = TreeOptions::Sherman();
+  const Measured measured = MeasureAlone(options, UpdateExisting);
+  // Lock (CAS on-chip), read the leaf, write the entry and unlock in one batch.
+  EXPECT_EQ(measured.verbs.round_trips, 3u);
+  EXPECT_EQ(measured.verbs.compare_and_swaps, 1u);
+  EXPECT_EQ(measured.verbs.writes, 2u);
+  // Key + value + front and rear entry versions.
+  EXPECT_EQ(measured.index.write_back_bytes, 8u + 8u + 2u);
+  EXPECT_EQ(measured.verbs.bytes_written, 8u + 8u + 2u + 8u);
+}
+
+TEST(ProtocolFacts, CombineOffAddsExactlyOneRoundTrip) {
+  for (TreeOptions options : {TreeOptions::FgPlus(), TreeOptions::Sherman()}) {
+    options.combine = true;
+    const uint64_t combined = MeasureAlone(options, UpdateExisting).verbs.round_trips;
+    options.combine = false;
+    const uint64_t separate = MeasureAlone(options, UpdateExisting).verbs.round_trips;
+    EXPECT_EQ(separate, combined + 1) << options.Describe();
+  }
+}
+
+TEST(ProtocolFacts, SixteenBitLocksWriteTwoBytesToRelease) {
+  TreeOptions options = TreeOptions::Sherman();
+  options.masked_locks = true;
+  const Measured measured = MeasureAlone(options, UpdateExisting);
+  EXPECT_EQ(measured.verbs.round_trips, 3u);
+  EXPECT_EQ(measured.verbs.bytes_written, 8u + 8u + 2u + 2u);
+}
+
+// Two clients of one compute server update the same key at once: the second
+// queues in the local lock table and gets the global lock handed over, so
+// its update needs no CAS: two round trips.
+TEST(ProtocolFacts, HandedOverUpdateTakesTwoRoundTrips) {
+  for (uint32_t handover : {4u, 0u}) {
+    TreeOptions options = TreeOptions::Sherman();
+    options.handover = handover;
+    testing::TreeFixture fixture = testing::MakeFixture(options, 2, 2, 1, 7);
+    testing::Bulkload(fixture, 400, 7, 0.8, nullptr);
+    std::vector<Measured> measured(fixture.cluster->shape().clients);
+    fixture.cluster->Run([&](rdma::Client& client) {
+      if (client.location().compute_server != 0) return;
+      Measured& mine = measured[client.location().index];
+      IndexOpStats warm;
+      uint64_t value = 0;
+      fixture.tree->Lookup(client, kKey, &value, warm);
+      rdma::StatsScope scope(client, mine.verbs);
+      fixture.tree->Upsert(client, kKey, client.location().index, mine.index);
+    });
+    // Whichever got there first took the lock remotely.
+    const bool zero_first = measured[0].index.handovers == 0 && measured[0].verbs.round_trips == 3;
+    const Measured& first = zero_first ? measured[0] : measured[1];
+    const Measured& second = zero_first ? measured[1] : measured[0];
+    EXPECT_EQ(first.verbs.round_trips, 3u);
+    EXPECT_EQ(first.index.handovers, 0u);
+    if (handover > 0) {
+      EXPECT_EQ(second.index.handovers, 1u);
+      EXPECT_EQ(second.verbs.round_trips, 2u);
+      EXPECT_EQ(second.verbs.compare_and_swaps, 0u);
+    } else {
+      EXPECT_EQ(second.index.handovers, 0u);
+      EXPECT_EQ(second.verbs.round_trips, 3u);
+      EXPECT_GE(second.verbs.compare_and_swaps, 1u);
+    }
+  }
+}
+
+TEST(ProtocolFacts, SplitWithCombineWritesSiblingNodeAndUnlockInOneBatch) {
+  TreeOptions options = TreeOptions::Sherman();
+  options.node_bytes = 256;
+  testing::TreeFixture fixture = testing::MakeFixture(options, 1, 1, 1, 7);
+  // One full leaf: the next insert splits it, and with one memory server the
+  // sibling lands on the same server as the leaf.
+  std::vector<KeyValue> keys;
+  for (uint64_t k = 1; k <= fixture.tree->format().leaf_capacity(); ++k)
+    keys.emplace_back(k * 10, k);
+  Measured measured;
+  fixture.cluster->Run([&](rdma::Client& client) {
+    fixture.tree->Bulkload(client, keys, 1.0);
+    IndexOpStats warm;
+    uint64_t value = 0;
+    fixture.tree->Lookup(client, 10, &value, warm);
+    rdma::StatsScope scope(client, measured.verbs);
+    fixture.tree->Upsert(client, 15, 1, measured.index);
+  });
+  EXPECT_EQ(measured.index.splits, 1u);
+  // Lock, read, [sibling + leaf + unlock], then the root grows: read the
+  // root pointer, allocate a chunk... the leaf part is what the paper counts:
+  // its batch carried three writes.
+  EXPECT_GE(measured.verbs.writes, 3u);
+  EXPECT_EQ(measured.index.write_back_bytes, 3u * options.node_bytes);  // two halves + new root
+}
+
+}  // namespace
+}  // namespace dmbench::indexes

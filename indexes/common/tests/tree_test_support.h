@@ -1,0 +1,54 @@
+// Set-up shared by the index tests: a simulated cluster with a tree on it,
+// and a random concurrent workload whose every operation is validated by the
+// consistency checker.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "harness/rdma/sim/sim_cluster.h"
+#include "indexes/common/blink_tree.h"
+#include "indexes/common/consistency_checker.h"
+
+namespace dmbench::indexes::testing {
+
+struct TreeFixture {
+  std::unique_ptr<rdma::sim::SimCluster> cluster;
+  std::unique_ptr<BLinkTree> tree;
+};
+
+// `memory_servers` = `compute_servers` machines, co-located, each compute
+// server `threads` x `coroutines` clients.
+TreeFixture MakeFixture(const TreeOptions& options, uint32_t machines, uint32_t threads,
+                        uint32_t coroutines, uint64_t seed,
+                        const rdma::sim::NicProfile* profile = nullptr);
+
+// Bulkloads keys 1, 1 + stride, ... (count of them) with value = key, from
+// client 0, and records them as the checker's initial state.
+void Bulkload(TreeFixture& fixture, uint64_t count, uint64_t stride, double fill,
+              ConsistencyChecker* checker);
+
+struct WorkloadMix {
+  uint64_t key_space = 2000;  // keys are drawn from [1, key_space]
+  uint32_t operations_per_client = 100;
+  double upsert = 0.45, remove = 0.15, lookup = 0.3;  // the rest: range queries
+  uint64_t range_width = 50;
+  size_t range_limit = 0;
+};
+
+struct WorkloadResult {
+  IndexOpStats stats;
+  uint64_t operations = 0;
+  ConsistencyReport report;
+};
+
+// Runs the mix on every client, then looks up every key of the key space
+// from one client (so that a lost write shows), and checks the history.
+WorkloadResult RunCheckedWorkload(TreeFixture& fixture, const WorkloadMix& mix, uint64_t seed,
+                                  ConsistencyChecker& checker);
+
+std::string Describe(const ConsistencyReport& report);
+
+}  // namespace dmbench::indexes::testing

@@ -1,0 +1,53 @@
+// Everything that shapes a tree: sizes, and the protocol each technique of
+// the Sherman paper toggles. FG+ and Sherman are two presets of one engine,
+// so that a breakdown between them measures exactly the toggled techniques.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "harness/rdma/client_location.h"
+
+namespace dmbench {
+class JsonObjectReader;
+}
+
+namespace dmbench::indexes {
+
+// How a reader knows a node (or entry) it fetched without a lock is whole.
+enum class Consistency : uint8_t {
+  kCrc,           // FG+: CRC32C over the node; sorted nodes, whole-node writes
+  kNodeVersions,  // 4-bit front/rear node versions; sorted nodes, whole-node writes
+  kTwoLevel,      // Sherman: node versions + 4-bit front/rear entry versions,
+                  // unsorted leaves, entry-sized writes (paper §4.4)
+  kCacheline,     // FaRM / SMART-BT: the node version repeated in every cacheline;
+                  // unsorted leaves, entries never straddle a line, entry-sized writes
+};
+
+const char* ConsistencyName(Consistency consistency);
+
+struct TreeOptions {
+  uint32_t key_bytes = 8;              // 8 .. 1024: the first 8 bytes carry the key
+  uint32_t value_bytes = 8;            // 8 .. 1024: the first 8 bytes carry the value
+  uint32_t node_bytes = 1024;          // 256 .. 65536, a multiple of 64
+  uint64_t cache_bytes = 64ull << 20;  // level-1 index cache per compute server
+
+  Consistency consistency = Consistency::kTwoLevel;
+  bool combine = true;        // write-back + unlock (+ sibling) in one batch
+  bool on_chip = true;        // global lock table in NIC on-chip memory
+  bool hierarchical = true;   // local lock table with FIFO wait queues per compute server
+  uint32_t handover = 4;      // max consecutive local handovers; 0 = off
+  bool masked_locks = false;  // 16-bit locks by masked CAS (sim only); else 64-bit
+
+  static TreeOptions FgPlus();
+  static TreeOptions Sherman();
+
+  // Throws ConfigError naming the field and what is allowed; `shape` says
+  // what the backend offers (masked CAS, on-chip memory).
+  void Validate(const rdma::ClusterShape& shape) const;
+  // Reads fields present over *this (a preset), then validates sizes.
+  void ReadJson(JsonObjectReader& reader);
+  std::string Describe() const;
+};
+
+}  // namespace dmbench::indexes

@@ -1,0 +1,51 @@
+#include "indexes/sherman/local_lock_table.h"
+
+namespace dmbench::indexes::sherman {
+
+bool LocalLockTable::Acquire(rdma::Client& client, uint64_t lock_id) {
+  Waiter waiter{&client};
+  {
+    std::lock_guard guard(mutex_);
+    LocalLock& lock = locks_[lock_id];
+    if (!lock.held) {
+      lock.held = true;
+      return false;
+    }
+    lock.queue.push_back(&waiter);
+  }
+  for (;;) {
+    {
+      std::lock_guard guard(mutex_);
+      if (waiter.granted) return waiter.handed_over;
+    }
+    client.Park();  // may return early; the flag decides
+  }
+}
+
+bool LocalLockTable::ShouldHandOver(uint64_t lock_id, uint32_t max_handovers) {
+  std::lock_guard guard(mutex_);
+  const LocalLock& lock = locks_.at(lock_id);
+  return !lock.queue.empty() && lock.consecutive_handovers < max_handovers;
+}
+
+void LocalLockTable::Release(rdma::Client& client, uint64_t lock_id, bool hand_over) {
+  rdma::Client* next = nullptr;
+  {
+    std::lock_guard guard(mutex_);
+    auto found = locks_.find(lock_id);
+    LocalLock& lock = found->second;
+    if (lock.queue.empty()) {
+      locks_.erase(found);
+      return;
+    }
+    Waiter* waiter = lock.queue.front();
+    lock.queue.pop_front();
+    lock.consecutive_handovers = hand_over ? lock.consecutive_handovers + 1 : 0;
+    waiter->handed_over = hand_over;
+    waiter->granted = true;
+    next = waiter->client;  // the waiter may leave as soon as the guard drops
+  }
+  client.Unpark(*next);
+}
+
+}  // namespace dmbench::indexes::sherman
