@@ -1,0 +1,81 @@
+#include "workloads/key_space.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "harness/util/random.h"
+
+namespace dmbench::workloads {
+namespace {
+
+// Streams of the run seed, so that the two permutations are independent of each other and of
+// any other component seeded from the same run seed.
+constexpr uint64_t kRankStream = 0x72616e6b73ULL;   // "ranks"
+constexpr uint64_t kLoadingStream = 0x6c6f6164ULL;  // "load"
+
+void CheckInitialKey(uint64_t key, uint64_t size) {
+  if (key < 1 || key > size) {
+    throw std::out_of_range("KeySpace: key " + std::to_string(key) + " is outside [1, " +
+                            std::to_string(size) + "]");
+  }
+}
+
+// Lets the constructor validate before its members use the spec.
+const WorkloadSpec& Validated(const WorkloadSpec& spec) {
+  spec.Validate();
+  return spec;
+}
+
+}  // namespace
+
+KeySpace::KeySpace(const WorkloadSpec& spec, uint64_t seed)
+    : size_(Validated(spec).keys),
+      bulkload_count_(spec.BulkloadCount()),
+      ranks_(size_, DeriveSeed(seed, kRankStream)),
+      loading_(size_, DeriveSeed(seed, kLoadingStream)),
+      next_insert_key_(size_ + 1) {
+  if (spec.distribution != KeyDistribution::kUniform) {
+    zipfian_ = std::make_shared<const ZipfianGenerator>(size_, spec.theta);
+  }
+}
+
+uint64_t KeySpace::RankOfKey(uint64_t key) const {
+  CheckInitialKey(key, size_);
+  return ranks_.Inverse(key - 1);
+}
+
+bool KeySpace::Bulkloaded(uint64_t key) const {
+  if (key < 1 || key > size_) return false;
+  return loading_.Inverse(key - 1) < bulkload_count_;
+}
+
+uint64_t KeySpace::BulkloadedKey(uint64_t index) const {
+  if (index >= bulkload_count_) {
+    throw std::out_of_range("KeySpace: bulkloaded key index " + std::to_string(index) +
+                            " is outside [0, " + std::to_string(bulkload_count_) + ")");
+  }
+  return loading_.Permute(index) + 1;
+}
+
+uint64_t KeySpace::BulkloadValue(uint64_t value_seed, uint64_t key) {
+  return 1 + DeriveSeed(value_seed, key) % kMaxBulkloadValue;
+}
+
+std::vector<std::pair<uint64_t, uint64_t>> KeySpace::BulkloadEntries(uint64_t value_seed) const {
+  std::vector<std::pair<uint64_t, uint64_t>> entries;
+  entries.reserve(bulkload_count_);
+  // Walking the keys in order yields them sorted without a sort, and without holding the
+  // permutation's image in memory next to the entries.
+  for (uint64_t key = 1; key <= size_; ++key) {
+    if (Bulkloaded(key)) entries.emplace_back(key, BulkloadValue(value_seed, key));
+  }
+  return entries;
+}
+
+uint64_t KeySpace::NextInsertKey() {
+  const uint64_t key = next_insert_key_.fetch_add(1, std::memory_order_relaxed);
+  if (key > kMaxKey) throw std::overflow_error("KeySpace: no new keys left to insert");
+  return key;
+}
+
+}  // namespace dmbench::workloads

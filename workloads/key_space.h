@@ -1,0 +1,83 @@
+// The keys of a run: which key each popularity rank is, which keys the bulkload inserts, and the
+// new keys ycsb-d's inserts create.
+//
+// Rank r maps to key Permute(r) + 1 of a seeded permutation of [0, N), so the hottest Zipfian
+// ranks spread over the whole key range (and over many leaves) instead of sharing a few. The
+// bulkloaded keys are the first round(N * bulkload_fraction) of a second, independent
+// permutation: an exact-size subset, scattered over the key range (so the tree is evenly "80%
+// full" rather than full on the left and empty on the right), and uncorrelated with hotness (so
+// the share of inserts that update an existing key is the bulkload fraction, as in the paper).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "workloads/key_scrambler.h"
+#include "workloads/workload_spec.h"
+#include "workloads/zipfian_generator.h"
+
+namespace dmbench::workloads {
+
+class KeySpace {
+ public:
+  // Keys handed to an index are in [1, kMaxKey]: 0 and 2^64 - 1 stay free for indexes to use as
+  // sentinels.
+  static constexpr uint64_t kMaxKey = ~uint64_t{0} - 1;
+  // Bulkload values are in [1, kMaxBulkloadValue], below every value ClientWorkload writes, so
+  // a value read back tells whether it came from the bulkload or from which client's write.
+  static constexpr uint64_t kMaxBulkloadValue = (uint64_t{1} << 40) - 1;
+
+  // Validates `spec` (ConfigError). Builds the spec's Zipfian generator once, in O(N), for all
+  // clients to share.
+  KeySpace(const WorkloadSpec& spec, uint64_t seed);
+
+  KeySpace(const KeySpace&) = delete;
+  KeySpace& operator=(const KeySpace&) = delete;
+
+  // N, the number of initial keys: 1..N.
+  uint64_t size() const { return size_; }
+
+  // The key of popularity rank `rank` in [0, N) (std::out_of_range otherwise); a bijection onto
+  // [1, N].
+  uint64_t KeyOfRank(uint64_t rank) const { return ranks_.Permute(rank) + 1; }
+  // Inverse of KeyOfRank for a key in [1, N] (std::out_of_range otherwise).
+  uint64_t RankOfKey(uint64_t key) const;
+
+  // Whether the bulkload inserts `key`. False for keys outside [1, N].
+  bool Bulkloaded(uint64_t key) const;
+  // round(N * bulkload_fraction), the number of bulkloaded keys.
+  uint64_t bulkload_count() const { return bulkload_count_; }
+  // The index-th bulkloaded key, index in [0, bulkload_count()), in no particular order
+  // (std::out_of_range otherwise). Lets a caller pick a bulkloaded key in O(1).
+  uint64_t BulkloadedKey(uint64_t index) const;
+  // The value the bulkload stores under `key`: a function of (value_seed, key) in
+  // [1, kMaxBulkloadValue], so a checker can recompute it.
+  static uint64_t BulkloadValue(uint64_t value_seed, uint64_t key);
+  // Every bulkloaded key with its BulkloadValue, sorted by strictly increasing key, ready for an
+  // index's bulkload. Takes O(N) time.
+  std::vector<std::pair<uint64_t, uint64_t>> BulkloadEntries(uint64_t value_seed) const;
+
+  // The Zipfian over ranks [0, N) with the spec's theta, shared by every client; null for the
+  // uniform distribution.
+  std::shared_ptr<const ZipfianGenerator> zipfian() const { return zipfian_; }
+
+  // ycsb-d's new keys N + 1, N + 2, ... Each call hands out the next one; safe to call from
+  // several threads. Throws std::overflow_error past kMaxKey.
+  uint64_t NextInsertKey();
+  // The largest key handed out so far, or N before any. A key counts once handed out, even if the
+  // client has not inserted it yet, as in YCSB's latest generator without acknowledgements.
+  uint64_t LatestKey() const { return next_insert_key_.load(std::memory_order_relaxed) - 1; }
+
+ private:
+  uint64_t size_;
+  uint64_t bulkload_count_;
+  KeyScrambler ranks_;
+  KeyScrambler loading_;
+  std::shared_ptr<const ZipfianGenerator> zipfian_;
+  std::atomic<uint64_t> next_insert_key_;
+};
+
+}  // namespace dmbench::workloads

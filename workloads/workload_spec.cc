@@ -1,0 +1,267 @@
+#include "workloads/workload_spec.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <functional>
+#include <sstream>
+
+#include "harness/rdma/errors.h"
+
+namespace dmbench::workloads {
+namespace {
+
+constexpr const char* kCustom = "custom";
+constexpr const char* kRangeWrite = "range-write";
+constexpr const char* kYcsbD = "ycsb-d";
+
+struct MixDefinition {
+  const char* name;
+  double insert, update, lookup, remove, range;
+};
+
+// Sherman §5.1.3 / Table 3, then YCSB's core workloads. YCSB's "read" is a lookup; its "update"
+// of an existing key is kUpdate; D's inserts create new keys and E's are the paper's inserts.
+constexpr std::array<MixDefinition, 10> kMixes = {{
+    {"write-only", 1.0, 0.0, 0.0, 0.0, 0.0},
+    {"write-intensive", 0.5, 0.0, 0.5, 0.0, 0.0},
+    {"read-intensive", 0.05, 0.0, 0.95, 0.0, 0.0},
+    {"range-only", 0.0, 0.0, 0.0, 0.0, 1.0},
+    {"range-write", 0.5, 0.0, 0.0, 0.0, 0.5},
+    {"ycsb-a", 0.0, 0.5, 0.5, 0.0, 0.0},
+    {"ycsb-b", 0.0, 0.05, 0.95, 0.0, 0.0},
+    {"ycsb-c", 0.0, 0.0, 1.0, 0.0, 0.0},
+    {"ycsb-d", 0.05, 0.0, 0.95, 0.0, 0.0},
+    {"ycsb-e", 0.05, 0.0, 0.0, 0.0, 0.95},
+}};
+
+const MixDefinition* FindMix(const std::string& name) {
+  for (const MixDefinition& mix : kMixes) {
+    if (name == mix.name) return &mix;
+  }
+  return nullptr;
+}
+
+struct FractionField {
+  const char* key;
+  double WorkloadSpec::*spec_member;
+  double MixDefinition::*mix_member;
+};
+
+constexpr std::array<FractionField, 5> kFractions = {{
+    {"insert", &WorkloadSpec::insert, &MixDefinition::insert},
+    {"update", &WorkloadSpec::update, &MixDefinition::update},
+    {"lookup", &WorkloadSpec::lookup, &MixDefinition::lookup},
+    {"delete", &WorkloadSpec::remove, &MixDefinition::remove},
+    {"range", &WorkloadSpec::range, &MixDefinition::range},
+}};
+
+std::string Text(double value) {
+  std::ostringstream text;
+  text << value;
+  return text.str();
+}
+
+std::string MixList() {
+  std::string list;
+  for (const std::string& name : WorkloadSpec::MixNames()) {
+    list += (list.empty() ? "" : ", ") + name;
+  }
+  return list;
+}
+
+// Maps a field name to the path users see; ReadJson takes it from its reader, so errors match
+// wherever the workload object sits in the config.
+using PathOf = std::function<std::string(const std::string&)>;
+
+[[noreturn]] void Fail(const PathOf& path, const std::string& key, const std::string& what) {
+  throw ConfigError(path(key) + ": " + what);
+}
+
+void ValidateSpec(const WorkloadSpec& spec, const PathOf& path) {
+  const bool custom = spec.mix == kCustom;
+  const MixDefinition* mix = FindMix(spec.mix);
+  if (mix == nullptr && !custom) {
+    Fail(path, "mix", "must be one of {" + MixList() + "}, got \"" + spec.mix + "\"");
+  }
+  double sum = 0.0;
+  for (const FractionField& field : kFractions) {
+    const double value = spec.*field.spec_member;
+    if (!(value >= 0.0 && value <= 1.0)) {
+      Fail(path, field.key, "must be a number in [0, 1], got " + Text(value));
+    }
+    if (!custom && std::abs(value - mix->*field.mix_member) > WorkloadSpec::kSumTolerance) {
+      Fail(path, field.key,
+           "is fixed to " + Text(mix->*field.mix_member) + " by mix " + spec.mix + ", got " +
+               Text(value) + "; set mix to custom to choose the fractions");
+    }
+    sum += value;
+  }
+  if (std::abs(sum - 1.0) > WorkloadSpec::kSumTolerance) {
+    std::string fields;
+    for (const FractionField& field : kFractions) {
+      fields += (fields.empty() ? "" : " + ") + path(field.key);
+    }
+    throw ConfigError(fields + " must sum to 1 for mix custom, got " + Text(sum));
+  }
+  if (spec.split_clients != (spec.mix == kRangeWrite)) {
+    Fail(path, "split_clients",
+         "is set by the mix (true only for range-write), got " +
+             std::string(spec.split_clients ? "true" : "false") + " for mix " + spec.mix);
+  }
+  if (spec.mix == kYcsbD && spec.distribution != KeyDistribution::kLatest) {
+    Fail(path, "distribution",
+         std::string("must be latest for mix ycsb-d, got ") +
+             KeyDistributionName(spec.distribution));
+  }
+  if (spec.mix != kYcsbD && spec.distribution == KeyDistribution::kLatest) {
+    Fail(path, "distribution",
+         "latest is only allowed with mix ycsb-d (only its inserts create new keys), got mix " +
+             spec.mix + "; use zipfian or uniform");
+  }
+  if (!(spec.theta >= 0.0 && spec.theta < 1.0)) {
+    Fail(path, "theta", "must be a number in [0, 1), got " + Text(spec.theta));
+  }
+  if (spec.keys < WorkloadSpec::kMinKeys || spec.keys > WorkloadSpec::kMaxKeys) {
+    Fail(path, "keys",
+         "must be an integer in [" + std::to_string(WorkloadSpec::kMinKeys) + ", " +
+             std::to_string(WorkloadSpec::kMaxKeys) + "], got " + std::to_string(spec.keys));
+  }
+  if (!(spec.bulkload_fraction > 0.0 && spec.bulkload_fraction <= 1.0)) {
+    Fail(path, "bulkload_fraction",
+         "must be a number in (0, 1], got " + Text(spec.bulkload_fraction));
+  }
+  if (spec.BulkloadCount() == 0) {
+    Fail(path, "bulkload_fraction",
+         "must load at least one of the " + std::to_string(spec.keys) + " keys, got " +
+             Text(spec.bulkload_fraction));
+  }
+  if (spec.range_size < 1 || spec.range_size > WorkloadSpec::kMaxRangeSize) {
+    Fail(path, "range_size",
+         "must be an integer in [1, " + std::to_string(WorkloadSpec::kMaxRangeSize) + "], got " +
+             std::to_string(spec.range_size));
+  }
+  if (spec.scan_max < 1 || spec.scan_max > WorkloadSpec::kMaxScan) {
+    Fail(path, "scan_max",
+         "must be an integer in [1, " + std::to_string(WorkloadSpec::kMaxScan) + "], got " +
+             std::to_string(spec.scan_max));
+  }
+}
+
+KeyDistribution ParseDistribution(const std::string& name) {
+  if (name == "uniform") return KeyDistribution::kUniform;
+  if (name == "latest") return KeyDistribution::kLatest;
+  return KeyDistribution::kZipfian;
+}
+
+}  // namespace
+
+const char* OpTypeName(OpType type) {
+  switch (type) {
+    case OpType::kInsert:
+      return "insert";
+    case OpType::kUpdate:
+      return "update";
+    case OpType::kLookup:
+      return "lookup";
+    case OpType::kDelete:
+      return "delete";
+    case OpType::kRange:
+      return "range";
+  }
+  return "unknown";
+}
+
+const char* KeyDistributionName(KeyDistribution distribution) {
+  switch (distribution) {
+    case KeyDistribution::kZipfian:
+      return "zipfian";
+    case KeyDistribution::kUniform:
+      return "uniform";
+    case KeyDistribution::kLatest:
+      return "latest";
+  }
+  return "unknown";
+}
+
+const std::vector<std::string>& WorkloadSpec::MixNames() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all;
+    for (const MixDefinition& mix : kMixes) all.emplace_back(mix.name);
+    all.emplace_back(kCustom);
+    return all;
+  }();
+  return names;
+}
+
+void WorkloadSpec::SetMix(const std::string& name) {
+  const MixDefinition* definition = FindMix(name);
+  if (definition == nullptr && name != kCustom) {
+    throw ConfigError("workload.mix: must be one of {" + MixList() + "}, got \"" + name + "\"");
+  }
+  mix = name;
+  if (definition != nullptr) {
+    for (const FractionField& field : kFractions) {
+      this->*field.spec_member = definition->*field.mix_member;
+    }
+  }
+  split_clients = name == kRangeWrite;
+  if (name == kYcsbD) {
+    distribution = KeyDistribution::kLatest;
+  } else if (distribution == KeyDistribution::kLatest) {
+    distribution = KeyDistribution::kZipfian;
+  }
+}
+
+uint64_t WorkloadSpec::BulkloadCount() const {
+  if (!(bulkload_fraction > 0.0)) return 0;
+  if (bulkload_fraction >= 1.0) return keys;
+  const double count = std::round(static_cast<double>(keys) * bulkload_fraction);
+  return std::min(keys, static_cast<uint64_t>(count));
+}
+
+void WorkloadSpec::Validate() const {
+  ValidateSpec(*this, [](const std::string& key) { return "workload." + key; });
+}
+
+void WorkloadSpec::ReadJson(JsonObjectReader& reader) {
+  // Work on a copy so that a config error leaves this spec as it was.
+  WorkloadSpec next = *this;
+  next.SetMix(reader.Choice("mix", mix, MixNames()));
+  const bool custom = next.mix == kCustom;
+  // Custom fractions a config leaves out are 0, unless they were already custom ones.
+  const bool keep_fractions = custom && mix == kCustom;
+  for (const FractionField& field : kFractions) {
+    if (custom && !keep_fractions) next.*field.spec_member = 0.0;
+    next.*field.spec_member = reader.Number(field.key, next.*field.spec_member, 0.0, 1.0);
+  }
+  next.split_clients = reader.Bool("split_clients", next.split_clients);
+  next.distribution = ParseDistribution(reader.Choice(
+      "distribution", KeyDistributionName(next.distribution), {"zipfian", "uniform", "latest"}));
+  next.theta = reader.Number("theta", next.theta, 0.0, 1.0);
+  next.keys = reader.Unsigned("keys", next.keys, kMinKeys, kMaxKeys);
+  next.bulkload_fraction = reader.Number("bulkload_fraction", next.bulkload_fraction, 0.0, 1.0);
+  next.range_size = reader.Unsigned("range_size", next.range_size, 1, kMaxRangeSize);
+  next.scan_max = static_cast<uint32_t>(reader.Unsigned("scan_max", next.scan_max, 1, kMaxScan));
+  reader.RejectUnknownKeys();
+  ValidateSpec(next, [&reader](const std::string& key) { return reader.FieldPath(key); });
+  // A named mix's fractions passed validation within a tolerance; store the exact ones.
+  if (!custom) next.SetMix(next.mix);
+  *this = next;
+}
+
+nlohmann::json WorkloadSpec::ToJson() const {
+  nlohmann::json json = nlohmann::json::object();
+  json["mix"] = mix;
+  for (const FractionField& field : kFractions) json[field.key] = this->*field.spec_member;
+  json["distribution"] = KeyDistributionName(distribution);
+  json["theta"] = theta;
+  json["keys"] = keys;
+  json["bulkload_fraction"] = bulkload_fraction;
+  json["range_size"] = range_size;
+  json["scan_max"] = scan_max;
+  json["split_clients"] = split_clients;
+  return json;
+}
+
+}  // namespace dmbench::workloads
