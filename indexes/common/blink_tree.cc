@@ -20,10 +20,11 @@ const rdma::GlobalAddress kRootPointer =
 BLinkTree::BLinkTree(const TreeOptions& options, const rdma::ClusterShape& shape,
                      const LockerFactory& make_locker, uint64_t seed)
     : options_(options),
+      wrap_window_ns_(static_cast<uint64_t>(options.wrap_window_us * 1000)),
       seed_(seed),
       shape_(shape),
       format_(options),
-      lock_table_(options.on_chip, options.masked_locks) {
+      lock_table_(options.on_chip, options.masked_locks, options.faa_release) {
   options_.Validate(shape_);
   if (format_.leaf_capacity() < 2 || format_.internal_capacity() < 3) {
     throw ConfigError("index.node_bytes: " + std::to_string(options.node_bytes) +

@@ -109,6 +109,7 @@ class BLinkTree {
   NodeImage EmptyLeaf() const;
 
   TreeOptions options_;
+  uint64_t wrap_window_ns_;
   uint64_t seed_;
   rdma::ClusterShape shape_;
   NodeFormat format_;

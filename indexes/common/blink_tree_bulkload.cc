@@ -35,12 +35,18 @@ void BLinkTree::Bulkload(rdma::Client& client, std::span<const KeyValue> sorted,
       std::max<double>(2, std::floor((format_.internal_capacity() + 1) * fill_factor)));
   Scratch& scratch = ScratchOf(client);
 
+  // Nodes go to the memory servers in turn, one by one, so that neither the
+  // leaves of a key range nor the internal nodes pile up on one server.
+  uint64_t placed = 0;
+  auto place = [&]() {
+    return client.allocator().AllocateOn(client, format_.node_bytes(),
+                                         static_cast<uint32_t>(placed++ % shape_.memory_servers));
+  };
   // (low fence, address) of each node of the level being built.
   std::vector<std::pair<uint64_t, rdma::GlobalAddress>> level_nodes;
   const size_t leaves = std::max<size_t>(1, (sorted.size() + per_leaf - 1) / per_leaf);
   for (size_t i = 0; i < leaves; ++i) {
-    level_nodes.emplace_back(i == 0 ? 0 : sorted[i * per_leaf].first,
-                             client.allocator().Allocate(client, format_.node_bytes()));
+    level_nodes.emplace_back(i == 0 ? 0 : sorted[i * per_leaf].first, place());
   }
   for (size_t i = 0; i < leaves; ++i) {
     NodeImage leaf = EmptyLeaf();
@@ -63,8 +69,7 @@ void BLinkTree::Bulkload(rdma::Client& client, std::span<const KeyValue> sorted,
     std::vector<std::pair<uint64_t, rdma::GlobalAddress>> parents;
     const size_t count = (level_nodes.size() + per_internal - 1) / per_internal;
     for (size_t i = 0; i < count; ++i) {
-      parents.emplace_back(level_nodes[i * per_internal].first,
-                           client.allocator().Allocate(client, format_.node_bytes()));
+      parents.emplace_back(level_nodes[i * per_internal].first, place());
     }
     for (size_t i = 0; i < count; ++i) {
       NodeImage node;

@@ -13,8 +13,21 @@ namespace {
 
 // 4-bit versions wrap after 16 writes; a write takes well over 0.5 us, so a
 // READ shorter than 16 x 0.5 us cannot have been fooled by a wrap-around
-// (paper §4.4). Longer READs are retried.
-constexpr uint64_t kVersionWrapWindowNs = 8000;
+// (paper §4.4), and longer READs are retried. A memory server loaded past
+// that latency makes every READ to it slow, and the retries keep it loaded:
+// rather than spin for ever, an operation gives up after this many slow
+// READs in a row and the run fails with the reason.
+constexpr uint32_t kMaxConsecutiveSlowReads = 2000;
+
+[[noreturn]] void SlowReadsFailure(rdma::GlobalAddress address, uint64_t took_ns,
+                                   double window_us) {
+  throw std::runtime_error(
+      std::to_string(kMaxConsecutiveSlowReads) + " READs in a row of node " + address.ToString() +
+      " outlasted the " + std::to_string(window_us) + " us version wrap window (the last took " +
+      std::to_string(took_ns / 1000.0) + " us): memory server " + std::to_string(address.server) +
+      " is overloaded and Sherman's 4-bit versions cannot make progress; reduce the load on it "
+      "or raise index.wrap_window_us");
+}
 
 }  // namespace
 
@@ -25,6 +38,7 @@ bool BLinkTree::Lookup(rdma::Client& client, uint64_t key, uint64_t* value, Inde
     rdma::GlobalAddress via;
     rdma::GlobalAddress address = Descend(client, key, 0, stats, &via);
     bool restart = false;
+    uint32_t slow_reads = 0;
     while (!restart) {
       const uint64_t started = client.NowNanoseconds();
       client.Read(address, scratch.node.data(), format_.node_bytes());
@@ -33,11 +47,15 @@ bool BLinkTree::Lookup(rdma::Client& client, uint64_t key, uint64_t* value, Inde
         ++stats.read_retries;
         continue;
       }
-      if (format_.short_versions() && took > kVersionWrapWindowNs) {
+      if (format_.short_versions() && took > wrap_window_ns_) {
         ++stats.slow_read_retries;
+        if (++slow_reads == kMaxConsecutiveSlowReads) {
+          SlowReadsFailure(address, took, options_.wrap_window_us);
+        }
         continue;
       }
-      format_.Decode(scratch.node.data(), &leaf);
+      slow_reads = 0;
+      format_.DecodeHeader(scratch.node.data(), &leaf);
       if (leaf.free || leaf.level != 0 || key < leaf.low_fence) {
         ++stats.wrong_turns;
         if (!via.IsNull()) StateOf(client).cache.Invalidate(via);
@@ -52,23 +70,18 @@ bool BLinkTree::Lookup(rdma::Client& client, uint64_t key, uint64_t* value, Inde
         address = leaf.sibling;
         continue;
       }
-      bool retry = false;
-      for (uint32_t slot = 0; slot < leaf.slots.size(); ++slot) {
-        const LeafSlot& entry = leaf.slots[slot];
-        if (entry.key != key) continue;
-        if (!entry.consistent()) {
-          retry = true;
-          break;
-        }
-        if (!format_.SlotPayloadIntact(scratch.node.data(), slot)) ++stats.torn_entries_returned;
-        *value = entry.value;
-        return true;
-      }
-      if (retry) {
+      LeafSlot entry;
+      const int slot = format_.FindLeafSlot(scratch.node.data(), key, &entry);
+      if (slot < 0) return false;
+      if (!entry.consistent()) {
         ++stats.read_retries;
         continue;
       }
-      return false;
+      if (!format_.SlotPayloadIntact(scratch.node.data(), static_cast<uint32_t>(slot))) {
+        ++stats.torn_entries_returned;
+      }
+      *value = entry.value;
+      return true;
     }
   }
   throw std::runtime_error("lookup of key " + std::to_string(key) + " did not converge");
@@ -118,18 +131,23 @@ void BLinkTree::RangeQuery(rdma::Client& client, uint64_t from, uint64_t to, siz
     const uint64_t started = client.NowNanoseconds();
     client.ExecuteConcurrently(batches);
     const bool slow =
-        format_.short_versions() && client.NowNanoseconds() - started > kVersionWrapWindowNs;
+        format_.short_versions() && client.NowNanoseconds() - started > wrap_window_ns_;
 
     for (size_t i = 0; i < leaves.size(); ++i) {
       std::vector<uint8_t>& bytes = buffers[i];
       // Re-read one leaf alone until it checks out.
       bool good = false;
+      uint32_t slow_reads = slow ? 1 : 0;
       for (uint32_t attempt = 0; attempt < kMaxAttempts && !good; ++attempt) {
         if (attempt > 0 || slow) {
           const uint64_t again = client.NowNanoseconds();
           client.Read(leaves[i], bytes.data(), format_.node_bytes());
-          if (format_.short_versions() && client.NowNanoseconds() - again > kVersionWrapWindowNs) {
+          const uint64_t took = client.NowNanoseconds() - again;
+          if (format_.short_versions() && took > wrap_window_ns_) {
             ++stats.slow_read_retries;
+            if (++slow_reads == kMaxConsecutiveSlowReads) {
+              SlowReadsFailure(leaves[i], took, options_.wrap_window_us);
+            }
             continue;
           }
         }

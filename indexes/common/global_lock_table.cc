@@ -11,9 +11,10 @@ namespace {
 constexpr uint64_t kZero = 0;
 }  // namespace
 
-GlobalLockTable::GlobalLockTable(bool on_chip, bool masked)
+GlobalLockTable::GlobalLockTable(bool on_chip, bool masked, bool faa_release)
     : on_chip_(on_chip),
       masked_(masked),
+      faa_release_(faa_release),
       locks_per_server_(IndexLayout::kLockTableBytes / (masked ? 2 : 8)) {}
 
 GlobalLockTable::Lock GlobalLockTable::For(rdma::GlobalAddress node) const {
@@ -38,9 +39,13 @@ GlobalLockTable::Lock GlobalLockTable::For(rdma::GlobalAddress node) const {
   return lock;
 }
 
+namespace {
+// The owner's tag: its compute server, never 0 (0 means free).
+uint64_t TagOf(const rdma::Client& client) { return client.location().compute_server + 1; }
+}  // namespace
+
 uint32_t GlobalLockTable::Acquire(rdma::Client& client, const Lock& lock) const {
-  // The owner's tag: its compute server, never 0 (0 means free).
-  const uint64_t tag = client.location().compute_server + 1;
+  const uint64_t tag = TagOf(client);
   uint32_t failures = 0;
   if (masked_) {
     const uint32_t shift = 16 * lock.field;
@@ -55,7 +60,16 @@ uint32_t GlobalLockTable::Acquire(rdma::Client& client, const Lock& lock) const 
   return failures;
 }
 
-rdma::WorkRequest GlobalLockTable::ReleaseRequest(const Lock& lock) const {
+rdma::WorkRequest GlobalLockTable::ReleaseRequest(const Lock& lock,
+                                                  const rdma::Client& client) const {
+  if (faa_release_) {
+    // Subtracting exactly the tag empties the field without touching others.
+    const uint64_t held = TagOf(client) << (16 * lock.field);
+    return {.verb = rdma::Verb::kFetchAndAdd,
+            .remote = lock.word,
+            .length = 8,
+            .compare_or_add = ~held + 1};
+  }
   return {.verb = rdma::Verb::kWrite,
           .remote = lock.release,
           .local = const_cast<uint64_t*>(&kZero),

@@ -14,7 +14,7 @@ namespace dmbench::indexes {
 
 class GlobalLockTable {
  public:
-  GlobalLockTable(bool on_chip, bool masked);
+  GlobalLockTable(bool on_chip, bool masked, bool faa_release = false);
 
   struct Lock {
     uint64_t id;                  // unique over the cluster: server and slot
@@ -27,14 +27,16 @@ class GlobalLockTable {
 
   // CAS until the lock is ours; returns how many CAS failed.
   uint32_t Acquire(rdma::Client& client, const Lock& lock) const;
-  // The WRITE that releases `lock`, for the caller to post (alone or batched).
-  rdma::WorkRequest ReleaseRequest(const Lock& lock) const;
+  // The verb that releases `lock` held by `client`, for the caller to post
+  // (alone or batched): a WRITE of zero, or FG's FAA of minus the tag.
+  rdma::WorkRequest ReleaseRequest(const Lock& lock, const rdma::Client& client) const;
 
   uint64_t locks_per_server() const { return locks_per_server_; }
 
  private:
   bool on_chip_;
   bool masked_;
+  bool faa_release_;
   uint64_t locks_per_server_;
 };
 

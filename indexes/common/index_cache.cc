@@ -55,8 +55,15 @@ uint64_t IndexCache::SlotHigh(const Entry& entry, size_t slot) {
   return slot < children.size() ? children[slot].first : entry.node.high_fence;
 }
 
+std::vector<std::pair<uint64_t, IndexCache::Entry*>>::const_iterator IndexCache::FirstAbove(
+    uint64_t low_fence) const {
+  return std::upper_bound(
+      by_low_fence_.begin(), by_low_fence_.end(), low_fence,
+      [](uint64_t key, const std::pair<uint64_t, Entry*>& entry) { return key < entry.first; });
+}
+
 const IndexCache::Entry* IndexCache::FindCoveringLocked(uint64_t key) const {
-  const auto after = by_low_fence_.upper_bound(key);
+  const auto after = FirstAbove(key);
   if (after == by_low_fence_.begin()) return nullptr;
   const Entry* entry = std::prev(after)->second;
   return key < entry->node.high_fence ? entry : nullptr;
@@ -94,9 +101,9 @@ IndexCache::LeafRange IndexCache::FindLeaves(uint64_t from, uint64_t to, size_t 
     if (++slot <= entry->node.children.size()) continue;
     // Coverage continues only into an entry that starts exactly where this
     // one ends; anything else is a gap the caller must fill remotely.
-    const auto next = by_low_fence_.find(entry->node.high_fence);
-    if (next == by_low_fence_.end()) break;
-    entry = next->second;
+    const auto next = FirstAbove(entry->node.high_fence);
+    if (next == by_low_fence_.begin() || std::prev(next)->first != entry->node.high_fence) break;
+    entry = std::prev(next)->second;
     Touch(*entry);
     slot = 0;
   }
@@ -120,12 +127,11 @@ void IndexCache::Insert(CachedInternalNode node) {
   if (const auto same = by_address_.find(entry->node.address); same != by_address_.end()) {
     RemoveLocked(same->second);
   }
-  auto it = by_low_fence_.upper_bound(low);
+  auto it = FirstAbove(low);
   if (it != by_low_fence_.begin() && std::prev(it)->second->node.high_fence > low) --it;
-  while (it != by_low_fence_.end() && it->first < high) {
-    Entry* stale = (it++)->second;
-    RemoveLocked(stale);
-  }
+  std::vector<Entry*> stale;
+  for (; it != by_low_fence_.end() && it->first < high; ++it) stale.push_back(it->second);
+  for (Entry* overlapping : stale) RemoveLocked(overlapping);
   // Terminates: bytes <= capacity, and every eviction shrinks bytes_ towards 0.
   while (bytes_ + bytes > capacity_bytes_) EvictOneLocked();
 
@@ -133,7 +139,7 @@ void IndexCache::Insert(CachedInternalNode node) {
   raw->slot = entries_.size();
   // A new entry counts as just used, or it would be the likeliest next victim.
   Touch(*raw);
-  by_low_fence_.emplace(low, raw);
+  by_low_fence_.insert(FirstAbove(low), {low, raw});
   by_address_.emplace(raw->node.address, raw);
   entries_.push_back(std::move(entry));
   bytes_ += bytes;
@@ -167,7 +173,7 @@ void IndexCache::EvictOneLocked() {
 
 void IndexCache::RemoveLocked(Entry* entry) {
   bytes_ -= entry->bytes;
-  by_low_fence_.erase(entry->node.low_fence);
+  by_low_fence_.erase(std::prev(FirstAbove(entry->node.low_fence)));
   by_address_.erase(entry->node.address);
   const size_t slot = entry->slot;
   // Swap-remove keeps entries_ dense; this destroys *entry.

@@ -152,14 +152,12 @@ bool NodeFormat::NodeConsistent(const uint8_t* node) const {
   return false;
 }
 
-void NodeFormat::Decode(const uint8_t* node, NodeImage* image) const {
+void NodeFormat::DecodeHeader(const uint8_t* node, NodeImage* image) const {
   image->version = node[0];
   ReadLogical(node, kLevelOffset, &image->level, 1);
   uint8_t free = 0;
   ReadLogical(node, kFreeOffset, &free, 1);
   image->free = free != 0;
-  uint16_t count = 0;
-  ReadLogical(node, kCountOffset, &count, 2);
   uint64_t word = 0;
   ReadLogical(node, kSiblingOffset, &word, 8);
   image->sibling = rdma::GlobalAddress::Unpack(word);
@@ -167,12 +165,35 @@ void NodeFormat::Decode(const uint8_t* node, NodeImage* image) const {
   image->leftmost = rdma::GlobalAddress::Unpack(word);
   ReadLogical(node, kLowFenceOffset, &image->low_fence, 8);
   ReadLogical(node, kLowFenceOffset + key_bytes_, &image->high_fence, 8);
+}
 
+uint16_t NodeFormat::Count(const uint8_t* node) const {
+  uint16_t count = 0;
+  ReadLogical(node, kCountOffset, &count, 2);
+  return count;
+}
+
+void NodeFormat::DecodeSlot(const uint8_t* node, uint32_t index, LeafSlot* slot) const {
+  const uint32_t offset = leaf_offsets_[index];
+  const bool versioned = consistency_ == Consistency::kTwoLevel;
+  const uint32_t key_at = versioned ? 1 : 0;
+  ReadLogical(node, offset + key_at, &slot->key, 8);
+  ReadLogical(node, offset + key_at + key_bytes_, &slot->value, 8);
+  if (versioned) {
+    ReadLogical(node, offset, &slot->front_version, 1);
+    ReadLogical(node, offset + leaf_entry_bytes_ - 1, &slot->rear_version, 1);
+  }
+}
+
+void NodeFormat::Decode(const uint8_t* node, NodeImage* image) const {
+  DecodeHeader(node, image);
+  uint16_t count = Count(node);
   image->slots.clear();
   image->entries.clear();
   if (image->level > 0) {
     count = std::min<uint16_t>(count, static_cast<uint16_t>(internal_offsets_.size()));
     image->entries.resize(count);
+    uint64_t word = 0;
     for (uint32_t i = 0; i < count; ++i) {
       ReadLogical(node, internal_offsets_[i], &image->entries[i].key, 8);
       ReadLogical(node, internal_offsets_[i] + key_bytes_, &word, 8);
@@ -183,18 +204,37 @@ void NodeFormat::Decode(const uint8_t* node, NodeImage* image) const {
   const uint32_t slots =
       unsorted_leaves() ? leaf_capacity() : std::min<uint32_t>(count, leaf_capacity());
   image->slots.resize(slots);
-  const bool versioned = consistency_ == Consistency::kTwoLevel;
-  const uint32_t key_at = versioned ? 1 : 0;
-  for (uint32_t i = 0; i < slots; ++i) {
-    LeafSlot& slot = image->slots[i];
-    const uint32_t offset = leaf_offsets_[i];
-    ReadLogical(node, offset + key_at, &slot.key, 8);
-    ReadLogical(node, offset + key_at + key_bytes_, &slot.value, 8);
-    if (versioned) {
-      ReadLogical(node, offset, &slot.front_version, 1);
-      ReadLogical(node, offset + leaf_entry_bytes_ - 1, &slot.rear_version, 1);
+  for (uint32_t i = 0; i < slots; ++i) DecodeSlot(node, i, &image->slots[i]);
+}
+
+int NodeFormat::FindLeafSlot(const uint8_t* node, uint64_t key, LeafSlot* slot) const {
+  const uint32_t key_at = consistency_ == Consistency::kTwoLevel ? 1 : 0;
+  auto key_of = [&](uint32_t index) {
+    uint64_t stored = 0;
+    ReadLogical(node, leaf_offsets_[index] + key_at, &stored, 8);
+    return stored;
+  };
+  if (unsorted_leaves()) {
+    for (uint32_t i = 0; i < leaf_capacity(); ++i) {
+      if (key_of(i) == key) {
+        DecodeSlot(node, i, slot);
+        return static_cast<int>(i);
+      }
+    }
+    return -1;
+  }
+  uint32_t low = 0, high = std::min<uint32_t>(Count(node), leaf_capacity());
+  while (low < high) {
+    const uint32_t middle = (low + high) / 2;
+    if (key_of(middle) < key) {
+      low = middle + 1;
+    } else {
+      high = middle;
     }
   }
+  if (low == std::min<uint32_t>(Count(node), leaf_capacity()) || key_of(low) != key) return -1;
+  DecodeSlot(node, low, slot);
+  return static_cast<int>(low);
 }
 
 void NodeFormat::Encode(const NodeImage& image, uint8_t* node) const {

@@ -81,6 +81,11 @@ class NodeFormat {
   bool NodeConsistent(const uint8_t* node) const;
   // Decodes a node that passed NodeConsistent.
   void Decode(const uint8_t* node, NodeImage* image) const;
+  // Only the header fields (no entries): what a lookup needs besides its slot.
+  void DecodeHeader(const uint8_t* node, NodeImage* image) const;
+  // The slot of a leaf holding `key` (binary search in sorted leaves, a scan
+  // of the keys in unsorted ones), decoded into *slot; -1 if absent.
+  int FindLeafSlot(const uint8_t* node, uint64_t key, LeafSlot* slot) const;
   // Writes the whole node, sealed (CRC or versions from image.version).
   void Encode(const NodeImage& image, uint8_t* node) const;
   // Writes leaf slot `slot` of `image` into `node` in place, bumping its entry
@@ -103,6 +108,8 @@ class NodeFormat {
   bool PaddingIntact(const uint8_t* node, uint32_t logical, uint64_t word, uint32_t width,
                      uint64_t salt) const;
   std::vector<uint32_t> PlaceEntries(uint32_t first, uint32_t end, uint32_t entry_bytes) const;
+  uint16_t Count(const uint8_t* node) const;
+  void DecodeSlot(const uint8_t* node, uint32_t index, LeafSlot* slot) const;
 
   Consistency consistency_;
   uint32_t node_bytes_;

@@ -78,6 +78,8 @@ void TreeOptions::ReadJson(JsonObjectReader& reader) {
   hierarchical = reader.Bool("hierarchical", hierarchical);
   handover = static_cast<uint32_t>(reader.Unsigned("handover", handover, 0, 1 << 20));
   masked_locks = reader.Bool("masked_locks", masked_locks);
+  faa_release = reader.Bool("faa_release", faa_release);
+  wrap_window_us = reader.Number("wrap_window_us", wrap_window_us, 0.1, 1e6);
 }
 
 std::string TreeOptions::Describe() const {
@@ -85,7 +87,8 @@ std::string TreeOptions::Describe() const {
          " combine=" + (combine ? "on" : "off") + " onchip=" + (on_chip ? "on" : "off") +
          " hierarchical=" + (hierarchical ? "on" : "off") +
          " handover=" + std::to_string(handover) +
-         " locks=" + (masked_locks ? "16-bit" : "64-bit") + " key=" + std::to_string(key_bytes) +
+         " locks=" + (masked_locks ? "16-bit" : "64-bit") +
+         " release=" + (faa_release ? "faa" : "write") + " key=" + std::to_string(key_bytes) +
          "B value=" + std::to_string(value_bytes) + "B node=" + std::to_string(node_bytes) + "B";
 }
 

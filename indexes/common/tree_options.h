@@ -38,6 +38,10 @@ struct TreeOptions {
   bool hierarchical = true;   // local lock table with FIFO wait queues per compute server
   uint32_t handover = 4;      // max consecutive local handovers; 0 = off
   bool masked_locks = false;  // 16-bit locks by masked CAS (sim only); else 64-bit
+  bool faa_release = false;   // release locks by FAA, as FG did; FG+ and Sherman use a WRITE
+  // With 4-bit versions (node, two_level), a READ longer than this may have
+  // missed 16 writes and is retried (paper §4.4: 16 x 0.5 us).
+  double wrap_window_us = 8;
 
   static TreeOptions FgPlus();
   static TreeOptions Sherman();

@@ -27,7 +27,7 @@ void HierarchicalLocker::WriteBackAndRelease(rdma::Client& client, const LockGra
   LocalLockTable& local = TableOf(client);
   // Decided before posting: a handed-over global lock is not released.
   const bool hand_over = max_handovers_ > 0 && local.ShouldHandOver(grant.lock.id, max_handovers_);
-  const rdma::WorkRequest release = table_.ReleaseRequest(grant.lock);
+  const rdma::WorkRequest release = table_.ReleaseRequest(grant.lock, client);
   PostWriteBack(client, writes, hand_over ? nullptr : &release, combine_);
   // Only now, with the write-back visible, may a local successor read the node.
   local.Release(client, grant.lock.id, hand_over);

@@ -1,6 +1,8 @@
 #include "harness/rdma/sim/nic_profile.h"
 
 #include <bit>
+#include <cstdlib>
+#include <filesystem>
 
 #include "harness/rdma/errors.h"
 #include "harness/util/json_object_reader.h"
@@ -86,13 +88,68 @@ NicProfile NicProfile::FromJson(JsonObjectReader& reader) {
         order.Choice("value", "ascending", {"ascending", "descending", "random"});
     order.RequiredString("source");
     order.RejectUnknownKeys();
-    profile.dma_read_order = name == "ascending"    ? DmaOrder::kAscending
-                             : name == "descending" ? DmaOrder::kDescending
-                                                    : DmaOrder::kRandom;
+    profile.dma_read_order = ParseDmaOrder(name);
   }
   p.RejectUnknownKeys();
   reader.RejectUnknownKeys();
   return profile;
+}
+
+DmaOrder ParseDmaOrder(const std::string& name) {
+  if (name == "ascending") return DmaOrder::kAscending;
+  if (name == "descending") return DmaOrder::kDescending;
+  if (name == "random") return DmaOrder::kRandom;
+  throw ConfigError("dma_read_order: must be one of {ascending, descending, random}, got \"" +
+                    name + "\"");
+}
+
+std::string ConfigDirectory() {
+  if (const char* directory = std::getenv("DMBENCH_CONFIG_DIR")) return directory;
+  return std::string(DMBENCH_SOURCE_DIR) + "/configs";
+}
+
+NicProfile NicProfile::Find(const std::string& name_or_path) {
+  const bool is_path =
+      name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".json");
+  if (is_path) return Load(name_or_path);
+  const std::filesystem::path directory = std::filesystem::path(ConfigDirectory()) / "nic";
+  const std::filesystem::path file = directory / (name_or_path + ".json");
+  if (!std::filesystem::exists(file)) {
+    std::string available;
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
+      if (entry.path().extension() == ".json") {
+        available += (available.empty() ? "" : ", ") + entry.path().stem().string();
+      }
+    }
+    throw ConfigError("unknown NIC profile '" + name_or_path + "' (available in " +
+                      directory.string() + ": " + (available.empty() ? "none" : available) + ")");
+  }
+  return Load(file.string());
+}
+
+nlohmann::json NicProfile::ToJson() const {
+  return {{"name", name},
+          {"cpu_post_request_ns", cpu_post_request_ns},
+          {"cpu_doorbell_ns", cpu_doorbell_ns},
+          {"cpu_poll_completion_ns", cpu_poll_completion_ns},
+          {"cpu_wakeup_ns", cpu_wakeup_ns},
+          {"link_bandwidth_gbps", link_bandwidth_gbps},
+          {"link_latency_ns", link_latency_ns},
+          {"link_packet_overhead_bytes", link_packet_overhead_bytes},
+          {"link_mtu_bytes", link_mtu_bytes},
+          {"nic_latency_ns", nic_latency_ns},
+          {"nic_outbound_mops", nic_outbound_mops},
+          {"nic_inbound_mops", nic_inbound_mops},
+          {"pcie_read_latency_ns", pcie_read_latency_ns},
+          {"pcie_write_latency_ns", pcie_write_latency_ns},
+          {"pcie_bandwidth_gbps", pcie_bandwidth_gbps},
+          {"on_chip_memory_kib", on_chip_memory_kib},
+          {"on_chip_access_ns", on_chip_access_ns},
+          {"atomic_buckets", atomic_buckets},
+          {"atomic_on_chip_ns", atomic_on_chip_ns},
+          {"cacheline_bytes", cacheline_bytes},
+          {"dma_read_order", DmaOrderName(dma_read_order)}};
 }
 
 NicProfile NicProfile::Load(const std::string& file) {

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "harness/rdma/sim/sim_time.h"
 
 namespace dmbench {
@@ -60,8 +62,19 @@ struct NicProfile {
   // Throws ConfigError naming the file and the field.
   static NicProfile Load(const std::string& file);
   static NicProfile FromJson(JsonObjectReader& reader);
+  // By name (configs/nic/NAME.json under ConfigDirectory()) or by path (a
+  // name with a '/' or ending in .json); an unknown name lists the known ones.
+  static NicProfile Find(const std::string& name_or_path);
+  // Every parameter, for result files.
+  nlohmann::json ToJson() const;
 };
 
 const char* DmaOrderName(DmaOrder order);
+// "ascending", "descending" or "random"; ConfigError otherwise.
+DmaOrder ParseDmaOrder(const std::string& name);
+
+// The directory of config files: $DMBENCH_CONFIG_DIR if set, else the source
+// tree's configs/.
+std::string ConfigDirectory();
 
 }  // namespace dmbench::rdma::sim

@@ -36,6 +36,9 @@ TreeOptions ShermanBase() {
 std::vector<Variant> Variants() {
   std::vector<Variant> variants;
   variants.push_back({"FgPlus", TreeOptions::FgPlus()});
+  TreeOptions fg = TreeOptions::FgPlus();
+  fg.faa_release = true;
+  variants.push_back({"FgFaaRelease", fg});
   variants.push_back({"ShermanAllOff", ShermanBase()});
   TreeOptions options = ShermanBase();
   options.combine = true;
