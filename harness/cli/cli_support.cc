@@ -1,6 +1,5 @@
 #include "harness/cli/cli_support.h"
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -8,31 +7,6 @@
 #include "harness/rdma/errors.h"
 
 namespace dmbench::cli {
-
-std::string ConfigDirectory() {
-  if (const char* directory = std::getenv("DMBENCH_CONFIG_DIR")) return directory;
-  return std::string(DMBENCH_SOURCE_DIR) + "/configs";
-}
-
-rdma::sim::NicProfile LoadNicProfile(const std::string& name_or_path) {
-  const bool is_path =
-      name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".json");
-  if (is_path) return rdma::sim::NicProfile::Load(name_or_path);
-  const std::filesystem::path directory = std::filesystem::path(ConfigDirectory()) / "nic";
-  const std::filesystem::path file = directory / (name_or_path + ".json");
-  if (!std::filesystem::exists(file)) {
-    std::string available;
-    std::error_code error;
-    for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
-      if (entry.path().extension() == ".json") {
-        available += (available.empty() ? "" : ", ") + entry.path().stem().string();
-      }
-    }
-    throw ConfigError("unknown NIC profile '" + name_or_path + "' (available in " +
-                      directory.string() + ": " + (available.empty() ? "none" : available) + ")");
-  }
-  return rdma::sim::NicProfile::Load(file.string());
-}
 
 namespace {
 

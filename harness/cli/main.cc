@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "harness/cli/micro_command.h"
+#include "harness/cli/run_command.h"
+#include "harness/cli/sweep_command.h"
 #include "harness/rdma/errors.h"
 
 namespace {
@@ -13,6 +15,8 @@ namespace {
 constexpr const char* kUsage =
     "usage: dmbench <command> [options]\n"
     "commands:\n"
+    "  run     one benchmark from a config file: bulkload, warm-up, measured window\n"
+    "  sweep   every point of an experiment (a paper figure), one result file each\n"
     "  micro   substrate microbenchmarks on the simulated fabric (Sherman Figs. 2, 3)\n"
     "Run 'dmbench <command> --help' for a command's options.\n";
 
@@ -27,8 +31,11 @@ int main(int argc, char** argv) {
   const std::string command = arguments[0];
   const std::vector<std::string> rest(arguments.begin() + 1, arguments.end());
   try {
+    if (command == "run") return dmbench::cli::RunRunCommand(rest);
+    if (command == "sweep") return dmbench::cli::RunSweepCommand(rest);
     if (command == "micro") return dmbench::cli::RunMicroCommand(rest);
-    std::cerr << "dmbench: unknown command '" << command << "' (allowed: micro)\n" << kUsage;
+    std::cerr << "dmbench: unknown command '" << command << "' (allowed: run, sweep, micro)\n"
+              << kUsage;
     return 2;
   } catch (const dmbench::ConfigError& error) {
     std::cerr << "dmbench " << command << ": " << error.what() << "\n";

@@ -5,7 +5,10 @@
 #include <iostream>
 
 #include "harness/cli/cli_support.h"
+#include "harness/driver/benchmark_runner.h"
+#include "harness/driver/build_info.h"
 #include "harness/micro/atomic_benchmark.h"
+#include "harness/micro/hocl_benchmark.h"
 #include "harness/micro/spinlock_benchmark.h"
 #include "harness/micro/verb_benchmark.h"
 #include "harness/rdma/errors.h"
@@ -17,11 +20,12 @@ namespace po = boost::program_options;
 namespace {
 
 constexpr const char* kUsage =
-    "usage: dmbench micro {verbs|atomics|spinlock|all} [options]\n"
+    "usage: dmbench micro {verbs|atomics|spinlock|hocl|all} [options]\n"
     "  verbs     READ/WRITE throughput and latency vs IO size (Sherman Fig. 3)\n"
     "  atomics   CAS throughput to 1..K addresses, host vs on-chip memory\n"
     "  spinlock  RDMA spin locks under Zipfian skew (Sherman Fig. 2)\n"
-    "  all       the three in turn\n";
+    "  hocl      the hierarchical on-chip lock: host, +on-chip, +hierarchical (Fig. 16)\n"
+    "  all       all of them in turn\n";
 
 template <typename T>
 T Choose(const std::string& option, const std::string& value,
@@ -44,6 +48,20 @@ rdma::Topology TopologyFrom(const po::variables_map& values, rdma::Topology topo
   take("memory-servers", topology.memory_servers);
   topology.Validate();
   return topology;
+}
+
+std::vector<double> Thetas(const po::variables_map& values) {
+  std::vector<double> thetas = ParseNumberList("thetas", values["thetas"].as<std::string>());
+  for (double theta : thetas) {
+    if (theta >= 1) throw ConfigError("--thetas: each theta must be in [0, 1)");
+  }
+  return thetas;
+}
+
+uint32_t Locks(const po::variables_map& values) {
+  const uint64_t locks = values["locks"].as<uint64_t>();
+  if (locks < 1 || locks > 1000000) throw ConfigError("--locks must be in [1, 1000000]");
+  return static_cast<uint32_t>(locks);
 }
 
 }  // namespace
@@ -74,18 +92,19 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
       "memory", po::value<std::string>()->default_value("both"), "atomics: host, onchip or both")(
       "addresses", po::value<std::string>()->default_value("1,8,64,1024"),
       "atomics: numbers of distinct words")(
-      "thetas", po::value<std::string>()->default_value("0,0.8,0.9,0.95,0.99"),
-      "spinlock: Zipfian skews, each in [0, 1)")("release",
-                                                 po::value<std::string>()->default_value("both"),
-                                                 "spinlock: faa (FG), write (FG+) or both")(
-      "locks", po::value<uint64_t>()->default_value(10240), "spinlock: number of locks");
+      "thetas", po::value<std::string>(),
+      "spinlock, hocl: Zipfian skews, each in [0, 1) (default: spinlock 0,0.8,0.9,0.95,0.99; "
+      "hocl 0.99)")("release", po::value<std::string>()->default_value("both"),
+                    "spinlock: faa (FG), write (FG+) or both")(
+      "locks", po::value<uint64_t>()->default_value(10240), "spinlock, hocl: number of locks");
 
   if (arguments.empty() || arguments[0] == "--help" || arguments[0] == "-h") {
     std::cout << kUsage << "\n" << options;
     return arguments.empty() ? 2 : 0;
   }
   const std::string benchmark = arguments[0];
-  Choose<int>("benchmark", benchmark, {{"verbs", 0}, {"atomics", 0}, {"spinlock", 0}, {"all", 0}});
+  Choose<int>("benchmark", benchmark,
+              {{"verbs", 0}, {"atomics", 0}, {"spinlock", 0}, {"hocl", 0}, {"all", 0}});
 
   po::variables_map values;
   po::store(
@@ -100,7 +119,7 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
   }
 
   micro::MicroOptions micro_options;
-  micro_options.profile = LoadNicProfile(values["nic"].as<std::string>());
+  micro_options.profile = rdma::sim::NicProfile::Find(values["nic"].as<std::string>());
   micro_options.seed = values["seed"].as<uint64_t>();
   // Each benchmark has its own default window; the options override all.
   auto window = [&](double warmup_us, double measure_us) {
@@ -114,9 +133,15 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
     return windowed;
   };
 
-  nlohmann::json results = {{"nic_profile", micro_options.profile.name},
-                            {"seed", micro_options.seed},
-                            {"benchmarks", nlohmann::json::array()}};
+  const driver::SourceRevision revision = driver::CurrentRevision();
+  nlohmann::json results = {
+      {"schema_version", driver::kResultSchemaVersion},
+      {"kind", "micro"},
+      {"tool",
+       {{"name", "dmbench"}, {"git_revision", revision.commit}, {"git_dirty", revision.dirty}}},
+      {"backend", {{"type", "sim"}, {"nic_profile", micro_options.profile.ToJson()}}},
+      {"seed", micro_options.seed},
+      {"benchmarks", nlohmann::json::array()}};
   const bool all = benchmark == "all";
   if (all || benchmark == "verbs") {
     micro::VerbBenchmarkConfig config;
@@ -159,18 +184,13 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
   }
   if (all || benchmark == "spinlock") {
     micro::SpinlockBenchmarkConfig config;
-    config.thetas = ParseNumberList("thetas", values["thetas"].as<std::string>());
-    for (double theta : config.thetas) {
-      if (theta >= 1) throw ConfigError("--thetas: each theta must be in [0, 1)");
-    }
+    if (values.count("thetas")) config.thetas = Thetas(values);
     config.releases = Choose<std::vector<micro::LockRelease>>(
         "release", values["release"].as<std::string>(),
         {{"faa", {micro::LockRelease::kFetchAndAdd}},
          {"write", {micro::LockRelease::kWrite}},
          {"both", {micro::LockRelease::kFetchAndAdd, micro::LockRelease::kWrite}}});
-    const uint64_t locks = values["locks"].as<uint64_t>();
-    if (locks < 1 || locks > 1000000) throw ConfigError("--locks must be in [1, 1000000]");
-    config.locks = static_cast<uint32_t>(locks);
+    config.locks = Locks(values);
     config.topology = TopologyFrom(values, config.topology);
     results["benchmarks"].push_back(
         micro::RunSpinlockBenchmark(config, window(1000, 10000), std::cout));

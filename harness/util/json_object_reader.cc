@@ -117,6 +117,11 @@ std::string JsonObjectReader::Choice(const std::string& key, const std::string& 
   Fail(key, "must be one of {" + list + "}, got " + Describe(value));
 }
 
+const nlohmann::json& JsonObjectReader::Raw(const std::string& key) {
+  if (!Has(key)) Fail(key, "is required");
+  return Get(key);
+}
+
 JsonObjectReader JsonObjectReader::Object(const std::string& key) {
   if (!Has(key)) Fail(key, "is required: an object");
   return JsonObjectReader(Get(key), FieldPath(key));

@@ -29,6 +29,8 @@ class JsonObjectReader {
   double RequiredNumber(const std::string& key, double min, double max);
   std::string RequiredString(const std::string& key);
   JsonObjectReader Object(const std::string& key);
+  // The value as it is (arrays, free-form objects); throws if absent.
+  const nlohmann::json& Raw(const std::string& key);
 
   // Throws ConfigError for the first key that no accessor asked for, listing
   // the keys that are allowed here. Call after reading every field.

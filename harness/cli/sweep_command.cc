@@ -1,0 +1,198 @@
+#include "harness/cli/sweep_command.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <boost/program_options.hpp>
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+
+#include "harness/cli/cli_support.h"
+#include "harness/driver/benchmark_runner.h"
+#include "harness/driver/experiment.h"
+#include "harness/rdma/errors.h"
+#include "harness/util/json_object_reader.h"
+
+extern char** environ;
+
+namespace dmbench::cli {
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A finished result file: complete JSON of the current schema (files are
+// renamed into place only when written in full).
+bool Finished(const fs::path& file) {
+  std::ifstream stream(file);
+  if (!stream) return false;
+  const nlohmann::json result = nlohmann::json::parse(stream, nullptr, false);
+  return !result.is_discarded() &&
+         result.value("schema_version", 0) == driver::kResultSchemaVersion;
+}
+
+struct Running {
+  size_t point;
+  std::chrono::steady_clock::time_point started;
+};
+
+pid_t Spawn(const std::vector<std::string>& arguments, const fs::path& log) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  std::vector<char*> argv;
+  for (const std::string& argument : arguments) argv.push_back(const_cast<char*>(argument.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int error = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (error != 0)
+    throw std::runtime_error("cannot start " + arguments[0] + ": " + std::strerror(error));
+  return pid;
+}
+
+}  // namespace
+
+int RunSweepCommand(const std::vector<std::string>& arguments) {
+  po::options_description options(
+      "usage: dmbench sweep --experiment FILE [--out DIR] [--resume] [--jobs N] [--set "
+      "path=value]...\n"
+      "Runs every point of an experiment (configs/experiments/*.json), one result JSON each.\n"
+      "options");
+  options.add_options()("help,h", "show this help")("experiment", po::value<std::string>(),
+                                                    "experiment file (JSON)")(
+      "out", po::value<std::string>(), "result directory (default: results/<experiment name>)")(
+      "resume", "skip points whose result file is already complete")(
+      "jobs,j", po::value<unsigned>()->default_value(1), "points run in parallel, in processes")(
+      "set", po::value<std::vector<std::string>>()->composing(),
+      "override a field of every point: --set run.measure_ms=2")("list",
+                                                                 "print the points and exit");
+  po::variables_map values;
+  po::store(po::command_line_parser(arguments).options(options).run(), values);
+  po::notify(values);
+  if (values.count("help")) {
+    std::cout << options;
+    return 0;
+  }
+  if (!values.count("experiment")) {
+    std::cerr << "dmbench sweep: --experiment FILE is required (see --help)\n";
+    return 2;
+  }
+  const unsigned jobs = values["jobs"].as<unsigned>();
+  if (jobs < 1 || jobs > 256) throw ConfigError("--jobs must be in [1, 256]");
+  std::vector<std::string> sets;
+  if (values.count("set")) sets = values["set"].as<std::vector<std::string>>();
+  const driver::Experiment experiment =
+      driver::LoadExperiment(values["experiment"].as<std::string>(), sets);
+  if (values.count("list")) {
+    for (const auto& point : experiment.points) std::cout << point.name << "\n";
+    return 0;
+  }
+  const fs::path directory = values.count("out") ? fs::path(values["out"].as<std::string>())
+                                                 : fs::path("results") / experiment.name;
+  fs::create_directories(directory);
+  nlohmann::json index = {{"experiment", experiment.definition},
+                          {"points", nlohmann::json::array()}};
+  for (const auto& point : experiment.points) {
+    index["points"].push_back({{"name", point.name},
+                               {"variant", point.variant},
+                               {"settings", point.settings},
+                               {"result", point.name + ".json"}});
+  }
+  WriteJsonFile((directory / "experiment.json").string(), index);
+
+  const std::string self = fs::read_symlink("/proc/self/exe").string();
+  std::vector<size_t> pending;
+  size_t skipped = 0;
+  for (size_t i = 0; i < experiment.points.size(); ++i) {
+    if (values.count("resume") && Finished(directory / (experiment.points[i].name + ".json"))) {
+      ++skipped;
+      continue;
+    }
+    pending.push_back(i);
+  }
+  std::cerr << "[" << experiment.name << "] " << experiment.points.size() << " points, " << skipped
+            << " already done, " << pending.size() << " to run, " << jobs
+            << " at a time, results in " << directory.string() << "\n";
+
+  std::map<pid_t, Running> running;
+  std::vector<std::string> failed;
+  size_t next = 0, done = 0;
+  while (next < pending.size() || !running.empty()) {
+    while (next < pending.size() && running.size() < jobs) {
+      const auto& point = experiment.points[pending[next]];
+      const std::string out = (directory / (point.name + ".json")).string();
+      std::vector<std::string> command = {self};
+      if (point.micro_arguments.empty()) {
+        const fs::path config_file = directory / (point.name + ".config.json");
+        WriteJsonFile(config_file.string(), point.config);
+        command.insert(command.end(), {"run", "--config", config_file.string(), "--out", out});
+      } else {
+        command.push_back("micro");
+        command.insert(command.end(), point.micro_arguments.begin(), point.micro_arguments.end());
+        command.insert(command.end(), {"--out", out});
+      }
+      const pid_t pid = Spawn(command, directory / (point.name + ".log"));
+      running[pid] = {pending[next], std::chrono::steady_clock::now()};
+      ++next;
+    }
+    int status = 0;
+    const pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0) throw std::runtime_error("waitpid failed: " + std::string(std::strerror(errno)));
+    const auto found = running.find(pid);
+    if (found == running.end()) continue;
+    const auto& point = experiment.points[found->second.point];
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - found->second.started)
+            .count();
+    ++done;
+    const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    std::cerr << "[" << experiment.name << "] " << done << "/" << pending.size() << " "
+              << (ok ? "done " : "FAILED ") << point.name << " (" << seconds << " s)";
+    if (!ok) {
+      failed.push_back(point.name);
+      std::cerr << ": see " << (directory / (point.name + ".log")).string();
+    }
+    std::cerr << "\n";
+    running.erase(found);
+  }
+
+  std::cout << experiment.name << (experiment.figure.empty() ? "" : " (" + experiment.figure + ")")
+            << "\n";
+  char line[256];
+  std::snprintf(line, sizeof(line), "%-48s %10s %10s %10s\n", "point", "Mops", "p50 us", "p99 us");
+  std::cout << line;
+  for (const auto& point : experiment.points) {
+    const fs::path file = directory / (point.name + ".json");
+    if (!Finished(file)) {
+      std::snprintf(line, sizeof(line), "%-48s %10s\n", point.name.c_str(), "missing");
+    } else if (!point.micro_arguments.empty()) {
+      std::snprintf(line, sizeof(line), "%-48s %10s\n", point.name.c_str(),
+                    "see its table in the .log");
+    } else {
+      const nlohmann::json result = ReadJsonFile(file.string());
+      std::snprintf(line, sizeof(line), "%-48s %10.3f %10.2f %10.2f\n", point.name.c_str(),
+                    result["throughput_mops"].get<double>(),
+                    result["latency_us"]["p50"].get<double>(),
+                    result["latency_us"]["p99"].get<double>());
+    }
+    std::cout << line;
+  }
+  if (!failed.empty()) {
+    std::cerr << "dmbench sweep: " << failed.size() << " of " << pending.size()
+              << " points failed; rerun with --resume to retry only those\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace dmbench::cli

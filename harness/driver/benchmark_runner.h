@@ -1,0 +1,29 @@
+// Runs one configured benchmark end to end: builds the cluster and the
+// index, bulkloads, runs the workload on every client through a warm-up and
+// a measured window, optionally validates every operation, and returns the
+// result document (results/SCHEMA.md).
+#pragma once
+
+#include <ostream>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/driver/run_config.h"
+
+namespace dmbench::driver {
+
+// The current version of results/SCHEMA.md.
+constexpr int kResultSchemaVersion = 1;
+
+struct BenchmarkOutcome {
+  nlohmann::json result;
+  bool verified_ok = true;  // false when --verify found violations
+};
+
+// `progress` (may be null) gets a line per tenth of the measured window.
+BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress);
+
+// A readable table of a result: per op type, count, Mops, latency, round trips.
+std::string SummaryTable(const nlohmann::json& result);
+
+}  // namespace dmbench::driver

@@ -1,0 +1,155 @@
+#include "harness/driver/experiment.h"
+
+#include <cctype>
+#include <set>
+
+#include "harness/driver/run_config.h"
+#include "harness/rdma/errors.h"
+#include "harness/util/json_object_reader.h"
+
+namespace dmbench::driver {
+
+namespace {
+
+std::string ValueText(const nlohmann::json& value) {
+  return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+// Letters, digits and a few separators survive; anything else becomes '-'.
+std::string FileSafe(const std::string& text) {
+  std::string safe;
+  for (char c : text) {
+    const bool keep = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' ||
+                      c == '=' || c == '+' || c == '-';
+    safe += keep ? c : '-';
+  }
+  return safe;
+}
+
+struct Variant {
+  std::string name;
+  nlohmann::json set;  // path -> value
+};
+
+std::vector<Variant> ReadVariants(JsonObjectReader& reader) {
+  std::vector<Variant> variants;
+  if (!reader.Has("variants")) return {Variant{"", nlohmann::json::object()}};
+  const nlohmann::json& list = reader.Raw("variants");
+  if (!list.is_array() || list.empty()) {
+    throw ConfigError("variants: must be a non-empty list of {\"name\": ..., \"set\": {...}}");
+  }
+  std::set<std::string> names;
+  for (size_t i = 0; i < list.size(); ++i) {
+    JsonObjectReader variant(list[i], "variants[" + std::to_string(i) + "]");
+    Variant parsed{variant.RequiredString("name"), nlohmann::json::object()};
+    if (variant.Has("set")) {
+      parsed.set = variant.Raw("set");
+      if (!parsed.set.is_object()) {
+        throw ConfigError(variant.FieldPath("set") + ": must be an object of path: value");
+      }
+    }
+    variant.RejectUnknownKeys();
+    if (!names.insert(parsed.name).second) {
+      throw ConfigError(variant.FieldPath("name") + ": \"" + parsed.name + "\" is used twice");
+    }
+    variants.push_back(std::move(parsed));
+  }
+  return variants;
+}
+
+// The cartesian product of the sweep's axes, as objects of path -> value.
+std::vector<nlohmann::json> ReadSweep(JsonObjectReader& reader) {
+  std::vector<nlohmann::json> combinations = {nlohmann::json::object()};
+  if (!reader.Has("sweep")) return combinations;
+  const nlohmann::json& axes = reader.Raw("sweep");
+  if (!axes.is_object()) throw ConfigError("sweep: must be an object of path: [values]");
+  for (const auto& [path, values] : axes.items()) {
+    if (!values.is_array() || values.empty()) {
+      throw ConfigError("sweep." + path + ": must be a non-empty list of values");
+    }
+    std::vector<nlohmann::json> crossed;
+    for (const nlohmann::json& combination : combinations) {
+      for (const nlohmann::json& value : values) {
+        nlohmann::json next = combination;
+        next[path] = value;
+        crossed.push_back(std::move(next));
+      }
+    }
+    combinations = std::move(crossed);
+  }
+  return combinations;
+}
+
+}  // namespace
+
+Experiment LoadExperiment(const std::string& file, const std::vector<std::string>& sets) {
+  Experiment experiment;
+  experiment.definition = ReadJsonFile(file);
+  try {
+    JsonObjectReader reader(experiment.definition, "");
+    experiment.name = reader.RequiredString("name");
+    if (FileSafe(experiment.name) != experiment.name) {
+      throw ConfigError("name: \"" + experiment.name +
+                        "\" must use only letters, digits and . _ = + - (it names a directory)");
+    }
+    experiment.figure = reader.String("figure", "");
+    experiment.description = reader.String("description", "");
+    if (reader.Has("paper_scale")) reader.Raw("paper_scale");  // documentation for readers
+    if (reader.Has("micro")) {
+      JsonObjectReader micro = reader.Object("micro");
+      const nlohmann::json& arguments = micro.Raw("arguments");
+      ExperimentPoint point;
+      point.name = "micro";
+      if (!arguments.is_array() || arguments.empty()) {
+        throw ConfigError("micro.arguments: must be a non-empty list of strings");
+      }
+      for (const nlohmann::json& argument : arguments) {
+        if (!argument.is_string()) throw ConfigError("micro.arguments: must be strings");
+        point.micro_arguments.push_back(argument.get<std::string>());
+      }
+      micro.RejectUnknownKeys();
+      reader.RejectUnknownKeys();
+      if (reader.Has("base") || reader.Has("variants") || reader.Has("sweep") || !sets.empty()) {
+        throw ConfigError(
+            "micro: a microbenchmark experiment has no base, variants, sweep or --set");
+      }
+      experiment.points.push_back(std::move(point));
+      return experiment;
+    }
+    nlohmann::json base = reader.Has("base") ? reader.Raw("base") : nlohmann::json::object();
+    for (const std::string& assignment : sets) base = ApplySet(std::move(base), assignment);
+    const std::vector<Variant> variants = ReadVariants(reader);
+    const std::vector<nlohmann::json> combinations = ReadSweep(reader);
+    reader.RejectUnknownKeys();
+
+    for (const Variant& variant : variants) {
+      for (const nlohmann::json& combination : combinations) {
+        ExperimentPoint point;
+        point.variant = variant.name;
+        point.settings = combination;
+        point.config = base;
+        for (const auto& [path, value] : variant.set.items()) {
+          point.config = SetPath(std::move(point.config), path, value);
+        }
+        std::string name = variant.name;
+        for (const auto& [path, value] : combination.items()) {
+          point.config = SetPath(std::move(point.config), path, value);
+          name += (name.empty() ? "" : "__") + path + "=" + ValueText(value);
+        }
+        point.name = FileSafe(name.empty() ? "base" : name);
+        point.config["name"] = experiment.name + "/" + point.name;
+        try {
+          RunConfig::FromJson(point.config);
+        } catch (const ConfigError& error) {
+          throw ConfigError("point " + point.name + ": " + error.what());
+        }
+        experiment.points.push_back(std::move(point));
+      }
+    }
+  } catch (const ConfigError& error) {
+    throw ConfigError(file + ": " + error.what());
+  }
+  return experiment;
+}
+
+}  // namespace dmbench::driver

@@ -1,0 +1,40 @@
+// An experiment: one figure or table of the paper as a set of run configs.
+//
+// An experiment file holds a base config, and named variants (each a set of
+// field overrides: "FG+", "+Combine", ...) and/or a sweep (fields and the
+// values each takes, crossed); or, for the substrate figures, a "micro"
+// section: {"arguments": ["spinlock", "--thetas", "0,0.99"]}. Its points are the variants crossed
+// with the sweep; each point is one run and one result file, named after its variant and sweep
+// values so that plots can find them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace dmbench::driver {
+
+struct ExperimentPoint {
+  std::string name;         // file-name safe: "FG+__workload.theta=0.99"
+  std::string variant;      // the variant's name, or "" without variants
+  nlohmann::json settings;  // {"workload.theta": 0.99, ...}: the sweep values
+  nlohmann::json config;    // the base with everything applied (index runs)
+  // Microbenchmark experiments (Figs. 2, 3, 16) have one point, run as
+  // `dmbench micro <arguments...>`.
+  std::vector<std::string> micro_arguments;
+};
+
+struct Experiment {
+  std::string name;
+  std::string figure;
+  std::string description;
+  nlohmann::json definition;  // the file as read
+  std::vector<ExperimentPoint> points;
+};
+
+// Reads and expands an experiment file; each point's config is validated, so
+// that a bad field fails before anything runs.
+Experiment LoadExperiment(const std::string& file, const std::vector<std::string>& sets);
+
+}  // namespace dmbench::driver

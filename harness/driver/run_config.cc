@@ -1,0 +1,141 @@
+#include "harness/driver/run_config.h"
+
+#include "harness/rdma/errors.h"
+#include "harness/util/json_object_reader.h"
+
+namespace dmbench::driver {
+
+namespace {
+
+nlohmann::json IndexToJson(const std::string& type, const indexes::TreeOptions& options,
+                           double fill_factor) {
+  return {{"type", type},
+          {"consistency", indexes::ConsistencyName(options.consistency)},
+          {"combine", options.combine},
+          {"onchip", options.on_chip},
+          {"hierarchical", options.hierarchical},
+          {"handover", options.handover},
+          {"masked_locks", options.masked_locks},
+          {"faa_release", options.faa_release},
+          {"wrap_window_us", options.wrap_window_us},
+          {"key_bytes", options.key_bytes},
+          {"value_bytes", options.value_bytes},
+          {"node_bytes", options.node_bytes},
+          {"cache_mib", options.cache_bytes >> 20},
+          {"fill_factor", fill_factor}};
+}
+
+nlohmann::json TopologyToJson(const rdma::Topology& topology) {
+  return {{"memory_servers", topology.memory_servers},
+          {"compute_servers", topology.compute_servers},
+          {"threads_per_compute_server", topology.threads_per_compute_server},
+          {"coroutines_per_thread", topology.coroutines_per_thread},
+          {"colocated", topology.colocated},
+          {"host_memory_mib", topology.host_memory_mib},
+          {"chunk_mib", topology.chunk_mib}};
+}
+
+}  // namespace
+
+RunConfig RunConfig::FromJson(const nlohmann::json& document) {
+  RunConfig config;
+  JsonObjectReader root(document, "");
+  config.name = root.String("name", config.name);
+  root.String("description", "");
+  if (root.Has("index")) {
+    JsonObjectReader index = root.Object("index");
+    // The preset first, so that the fields present edit FG+ or Sherman.
+    config.index_type = index.Choice("type", config.index_type, {"sherman", "fgplus"});
+    config.index = config.index_type == "fgplus" ? indexes::TreeOptions::FgPlus()
+                                                 : indexes::TreeOptions::Sherman();
+    config.index.ReadJson(index);
+    config.fill_factor = index.Number("fill_factor", config.fill_factor, 0.05, 1.0);
+    index.RejectUnknownKeys();
+  }
+  if (root.Has("topology")) {
+    JsonObjectReader topology = root.Object("topology");
+    config.topology = rdma::Topology::FromJson(topology);
+  }
+  if (root.Has("backend")) {
+    JsonObjectReader backend = root.Object("backend");
+    config.backend.type = backend.Choice("type", config.backend.type, {"sim"});
+    config.backend.nic = backend.String("nic", config.backend.nic);
+    config.backend.dma_read_order =
+        backend.Choice("dma_read_order", "", {"", "ascending", "descending", "random"});
+    backend.RejectUnknownKeys();
+  }
+  if (root.Has("workload")) {
+    JsonObjectReader workload = root.Object("workload");
+    config.workload.ReadJson(workload);
+  }
+  if (root.Has("run")) {
+    JsonObjectReader run = root.Object("run");
+    config.warmup_ms = run.Number("warmup_ms", config.warmup_ms, 0, 1e6);
+    config.measure_ms = run.Number("measure_ms", config.measure_ms, 1e-3, 1e6);
+    config.seed = run.Unsigned("seed", config.seed, 0, UINT64_MAX);
+    config.verify = run.Bool("verify", config.verify);
+    run.RejectUnknownKeys();
+  }
+  root.RejectUnknownKeys();
+  return config;
+}
+
+nlohmann::json RunConfig::ToJson() const {
+  nlohmann::json backend_json = {{"type", backend.type}, {"nic", backend.nic}};
+  if (!backend.dma_read_order.empty()) backend_json["dma_read_order"] = backend.dma_read_order;
+  return {
+      {"name", name},
+      {"index", IndexToJson(index_type, index, fill_factor)},
+      {"topology", TopologyToJson(topology)},
+      {"backend", backend_json},
+      {"workload", workload.ToJson()},
+      {"run",
+       {{"warmup_ms", warmup_ms}, {"measure_ms", measure_ms}, {"seed", seed}, {"verify", verify}}}};
+}
+
+nlohmann::json SetPath(nlohmann::json document, const std::string& path, nlohmann::json value) {
+  nlohmann::json* node = &document;
+  size_t start = 0;
+  for (;;) {
+    const size_t dot = path.find('.', start);
+    const std::string key = path.substr(start, dot - start);
+    if (key.empty()) throw ConfigError(path + ": empty field name in the path");
+    if (!node->is_object()) {
+      throw ConfigError(path + ": " + path.substr(0, start - 1) + " is not an object");
+    }
+    if (dot == std::string::npos) {
+      (*node)[key] = std::move(value);
+      return document;
+    }
+    node = &(*node)[key];
+    if (node->is_null()) *node = nlohmann::json::object();
+    start = dot + 1;
+  }
+}
+
+nlohmann::json ApplySet(nlohmann::json document, const std::string& assignment) {
+  const size_t equals = assignment.find('=');
+  if (equals == std::string::npos || equals == 0) {
+    throw ConfigError("--set " + assignment + ": expected path=value, e.g. index.combine=false");
+  }
+  const std::string text = assignment.substr(equals + 1);
+  nlohmann::json value = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (value.is_discarded()) value = text;  // a bare word: a string
+  try {
+    return SetPath(std::move(document), assignment.substr(0, equals), std::move(value));
+  } catch (const ConfigError& error) {
+    throw ConfigError(std::string("--set ") + error.what());
+  }
+}
+
+RunConfig LoadRunConfig(const std::string& file, const std::vector<std::string>& sets) {
+  nlohmann::json document = ReadJsonFile(file);
+  for (const std::string& assignment : sets) document = ApplySet(std::move(document), assignment);
+  try {
+    return RunConfig::FromJson(document);
+  } catch (const ConfigError& error) {
+    throw ConfigError(file + ": " + error.what());
+  }
+}
+
+}  // namespace dmbench::driver

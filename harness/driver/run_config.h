@@ -1,0 +1,57 @@
+// One benchmark run, as a config file describes it: the index and its
+// toggles, the cluster, the backend, the workload and the measurement.
+//
+// Configs are JSON. Every section and field is optional (defaults are the
+// paper's setup scaled to a laptop); unknown keys and bad values are errors
+// that name the field and what is allowed. ToJson() gives the fully resolved
+// config, which every result file carries so that any point can be re-run
+// from its own result.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/rdma/topology.h"
+#include "indexes/common/tree_options.h"
+#include "workloads/workload_spec.h"
+
+namespace dmbench::driver {
+
+struct BackendConfig {
+  std::string type = "sim";      // only the simulated fabric so far
+  std::string nic = "cx5-100g";  // sim: a profile under configs/nic/, or a file
+  std::string dma_read_order;    // sim: overrides the profile when set
+};
+
+struct RunConfig {
+  std::string name = "run";
+  std::string index_type = "sherman";  // "sherman" or "fgplus": the preset the index section edits
+  indexes::TreeOptions index = indexes::TreeOptions::Sherman();
+  double fill_factor = 0.8;  // bulkload leaf fill
+  rdma::Topology topology;
+  BackendConfig backend;
+  workloads::WorkloadSpec workload;
+  double warmup_ms = 1;    // simulated on the sim
+  double measure_ms = 10;  // simulated on the sim
+  uint64_t seed = 1;
+  bool verify = false;  // run the consistency checker over every operation
+
+  static RunConfig FromJson(const nlohmann::json& document);
+  nlohmann::json ToJson() const;
+};
+
+// Sets the field at a dotted path ("index.combine", "workload.theta") of a
+// config document, creating sections as needed.
+nlohmann::json SetPath(nlohmann::json document, const std::string& path, nlohmann::json value);
+
+// Applies a "--set path=value" override: `value` is parsed as JSON when it
+// is valid JSON, else taken as a string ("fgplus").
+nlohmann::json ApplySet(nlohmann::json document, const std::string& assignment);
+
+// Reads a config file, applies the overrides in order, and resolves it.
+RunConfig LoadRunConfig(const std::string& file, const std::vector<std::string>& sets);
+
+}  // namespace dmbench::driver

@@ -1,0 +1,59 @@
+// What a run measured, per operation type: the figures of the Sherman paper
+// (throughput, latency percentiles, round trips per operation, write sizes,
+// retries, handovers) as histograms, plus verb totals. Each client keeps its
+// own and they are merged after the run, so nothing is shared while it runs.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/rdma/op_stats.h"
+#include "harness/stats/log_linear_histogram.h"
+#include "indexes/common/index_op_stats.h"
+#include "workloads/workload_spec.h"
+
+namespace dmbench::driver {
+
+struct OperationStatistics {
+  uint64_t count = 0;
+  LogLinearHistogram latency_ns;
+  LogLinearHistogram round_trips;
+  LogLinearHistogram write_bytes;  // node data written back (write operations)
+  LogLinearHistogram read_retries;
+  LogLinearHistogram lock_retries;
+  LogLinearHistogram handovers;
+  rdma::OpStats verbs;          // totals over the operations
+  indexes::IndexOpStats index;  // totals over the operations
+
+  void Record(uint64_t latency, const rdma::OpStats& op_verbs,
+              const indexes::IndexOpStats& op_index, bool is_write);
+  void Merge(const OperationStatistics& other);
+  nlohmann::json ToJson(double measured_seconds) const;
+};
+
+constexpr size_t kOpTypes = 5;  // workloads::OpType values
+
+class RunStatistics {
+ public:
+  void Record(workloads::OpType type, uint64_t latency, const rdma::OpStats& verbs,
+              const indexes::IndexOpStats& index);
+  void Merge(const RunStatistics& other);
+
+  const OperationStatistics& overall() const;
+  const OperationStatistics& of(workloads::OpType type) const {
+    return by_type_[static_cast<size_t>(type)];
+  }
+  // {"overall": ..., "by_op": {"insert": ..., ...}} (only op types that ran).
+  nlohmann::json ToJson(double measured_seconds) const;
+
+ private:
+  std::array<OperationStatistics, kOpTypes> by_type_;
+  mutable OperationStatistics overall_;
+};
+
+// A histogram as JSON: count, mean, min, max, percentiles and its buckets.
+nlohmann::json HistogramJson(const LogLinearHistogram& histogram, double scale = 1.0);
+
+}  // namespace dmbench::driver

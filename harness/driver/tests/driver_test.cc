@@ -1,0 +1,154 @@
+// Run configs, experiments and the benchmark runner end to end.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "harness/driver/benchmark_runner.h"
+#include "harness/driver/experiment.h"
+#include "harness/driver/tests/driver_test_support.h"
+#include "harness/rdma/errors.h"
+
+namespace dmbench::driver {
+namespace {
+
+std::string MessageOf(const nlohmann::json& document) {
+  try {
+    RunConfig::FromJson(document);
+  } catch (const ConfigError& error) {
+    return error.what();
+  }
+  return "accepted";
+}
+
+TEST(RunConfig, DefaultsAreThePaperSetupScaledDown) {
+  const RunConfig config = RunConfig::FromJson(nlohmann::json::object());
+  EXPECT_EQ(config.index_type, "sherman");
+  EXPECT_EQ(config.topology.compute_servers, 8u);
+  EXPECT_EQ(config.topology.threads_per_compute_server, 22u);
+  EXPECT_TRUE(config.topology.colocated);
+  EXPECT_EQ(config.workload.mix, "write-intensive");
+  EXPECT_DOUBLE_EQ(config.workload.theta, 0.99);
+  EXPECT_DOUBLE_EQ(config.fill_factor, 0.8);
+}
+
+TEST(RunConfig, IndexSectionEditsThePresetOfItsType) {
+  const RunConfig fgplus =
+      RunConfig::FromJson({{"index", {{"type", "fgplus"}, {"combine", true}}}});
+  EXPECT_EQ(fgplus.index.consistency, indexes::Consistency::kCrc);
+  EXPECT_TRUE(fgplus.index.combine);
+  EXPECT_FALSE(fgplus.index.on_chip);
+}
+
+TEST(RunConfig, BadFieldsAreNamedWithWhatIsAllowed) {
+  EXPECT_NE(MessageOf({{"index", {{"type", "bwtree"}}}})
+                .find("index.type: must be one of {sherman, fgplus}"),
+            std::string::npos);
+  EXPECT_NE(MessageOf({{"indx", {}}}).find("unknown key indx"), std::string::npos);
+  EXPECT_NE(MessageOf({{"index", {{"combyne", true}}}}).find("unknown key index.combyne"),
+            std::string::npos);
+  EXPECT_NE(MessageOf({{"run", {{"measure_ms", -1}}}}).find("run.measure_ms"), std::string::npos);
+  EXPECT_NE(MessageOf({{"topology", {{"compute_servers", 0}}}}).find("topology.compute_servers"),
+            std::string::npos);
+  EXPECT_NE(MessageOf({{"backend", {{"type", "rdma"}}}}).find("backend.type"), std::string::npos);
+  EXPECT_NE(MessageOf({{"workload", {{"mix", "nope"}}}}).find("workload.mix"), std::string::npos);
+}
+
+TEST(RunConfig, SetOverridesParseJsonOrTakeAString) {
+  nlohmann::json document = nlohmann::json::object();
+  document = ApplySet(document, "index.combine=false");
+  document = ApplySet(document, "index.type=fgplus");
+  document = ApplySet(document, "workload.theta=0.5");
+  EXPECT_EQ(document["index"]["combine"], false);
+  EXPECT_EQ(document["index"]["type"], "fgplus");
+  EXPECT_EQ(document["workload"]["theta"], 0.5);
+  EXPECT_THROW(ApplySet(document, "no-equals-sign"), ConfigError);
+  EXPECT_THROW(ApplySet(document, "index..combine=1"), ConfigError);
+  EXPECT_THROW(ApplySet(document, "workload.theta.x=1"), ConfigError);
+}
+
+TEST(RunConfig, ResolvedConfigRoundTrips) {
+  const RunConfig config = testing::SmallRun("fgplus", "read-intensive");
+  const RunConfig again = RunConfig::FromJson(config.ToJson());
+  EXPECT_EQ(again.ToJson(), config.ToJson());
+}
+
+nlohmann::json WithoutWallClock(nlohmann::json result) {
+  result.erase("wall_clock");
+  return result;
+}
+
+TEST(BenchmarkRunner, SameConfigTwiceGivesIdenticalResultsApartFromWallClock) {
+  const RunConfig config = testing::SmallRun("sherman", "write-intensive");
+  const nlohmann::json first = RunBenchmark(config, nullptr).result;
+  const nlohmann::json second = RunBenchmark(config, nullptr).result;
+  EXPECT_EQ(WithoutWallClock(first), WithoutWallClock(second));
+  RunConfig other = config;
+  other.seed = 4;
+  EXPECT_NE(WithoutWallClock(RunBenchmark(other, nullptr).result), WithoutWallClock(first));
+}
+
+TEST(BenchmarkRunner, VerifiedRunsOfBothIndexesPass) {
+  for (const std::string type : {"fgplus", "sherman"}) {
+    for (const std::string mix : {"write-intensive", "range-write", "ycsb-e"}) {
+      RunConfig config = testing::SmallRun(type, mix);
+      config.verify = true;
+      const BenchmarkOutcome outcome = RunBenchmark(config, nullptr);
+      EXPECT_TRUE(outcome.verified_ok)
+          << type << " " << mix << ": " << outcome.result["verify"].dump(2);
+      EXPECT_GT(outcome.result["verify"]["operations_checked"].get<uint64_t>(), 1000u);
+      EXPECT_GT(outcome.result["throughput_mops"].get<double>(), 0);
+    }
+  }
+}
+
+TEST(BenchmarkRunner, ShermanBeatsFgPlusOnSkewedWrites) {
+  const double fgplus = RunBenchmark(testing::SmallRun("fgplus", "write-intensive"), nullptr)
+                            .result["throughput_mops"];
+  const double sherman = RunBenchmark(testing::SmallRun("sherman", "write-intensive"), nullptr)
+                             .result["throughput_mops"];
+  EXPECT_GT(sherman, fgplus);
+}
+
+std::string WriteTemp(const std::string& name, const nlohmann::json& document) {
+  const std::string path = ::testing::TempDir() + "/" + name;
+  std::ofstream(path) << document.dump();
+  return path;
+}
+
+TEST(Experiment, VariantsCrossTheSweepAndEveryPointIsValidated) {
+  const nlohmann::json definition = {
+      {"name", "breakdown"},
+      {"figure", "Fig. 10"},
+      {"base", {{"workload", {{"keys", 1000}}}}},
+      {"variants",
+       {{{"name", "FG+"}, {"set", {{"index.type", "fgplus"}}}},
+        {{"name", "+Combine"}, {"set", {{"index.type", "fgplus"}, {"index.combine", true}}}}}},
+      {"sweep",
+       {{"workload.mix", {"write-only", "read-intensive"}}, {"workload.theta", {0, 0.99}}}}};
+  const Experiment experiment = LoadExperiment(WriteTemp("breakdown.json", definition), {});
+  ASSERT_EQ(experiment.points.size(), 8u);
+  EXPECT_EQ(experiment.points[0].name, "FG+__workload.mix=write-only__workload.theta=0");
+  EXPECT_EQ(experiment.points[7].config["index"]["combine"], true);
+  EXPECT_EQ(experiment.points[7].config["workload"]["theta"], 0.99);
+  EXPECT_EQ(experiment.points[7].config["name"], "breakdown/" + experiment.points[7].name);
+
+  nlohmann::json bad = definition;
+  bad["variants"][1]["set"]["index.handover"] = -1;
+  try {
+    LoadExperiment(WriteTemp("bad.json", bad), {});
+    ADD_FAILURE() << "a bad point was accepted";
+  } catch (const ConfigError& error) {
+    EXPECT_NE(std::string(error.what()).find("point +Combine"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("index.handover"), std::string::npos) << error.what();
+  }
+  bad = definition;
+  bad["sweep"]["workload.theta"] = nlohmann::json::array();
+  EXPECT_THROW(LoadExperiment(WriteTemp("bad2.json", bad), {}), ConfigError);
+  bad = definition;
+  bad["variantz"] = 1;
+  EXPECT_THROW(LoadExperiment(WriteTemp("bad3.json", bad), {}), ConfigError);
+}
+
+}  // namespace
+}  // namespace dmbench::driver

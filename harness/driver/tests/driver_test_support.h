@@ -1,0 +1,23 @@
+// A small, fast run config for driver tests: 2 machines, 2 x 4 clients each.
+#pragma once
+
+#include "harness/driver/run_config.h"
+
+namespace dmbench::driver::testing {
+
+inline RunConfig SmallRun(const std::string& index_type, const std::string& mix) {
+  nlohmann::json document = {{"name", "test"},
+                             {"index", {{"type", index_type}, {"cache_mib", 1}}},
+                             {"topology",
+                              {{"memory_servers", 2},
+                               {"compute_servers", 2},
+                               {"threads_per_compute_server", 2},
+                               {"coroutines_per_thread", 4},
+                               {"host_memory_mib", 64},
+                               {"chunk_mib", 1}}},
+                             {"workload", {{"mix", mix}, {"keys", 20000}}},
+                             {"run", {{"warmup_ms", 0.1}, {"measure_ms", 0.5}, {"seed", 3}}}};
+  return RunConfig::FromJson(document);
+}
+
+}  // namespace dmbench::driver::testing

@@ -1,0 +1,38 @@
+// Sherman §5.7 / Fig. 16: the hierarchical on-chip lock under skew. Clients
+// acquire and release the locks of nodes chosen by a Zipfian distribution,
+// through the indexes' own lock code, for the lock variants of the figure:
+// RDMA spin locks in host memory, +on-chip memory, +hierarchical (local lock
+// tables with handover).
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/micro/micro_runner.h"
+#include "indexes/common/tree_options.h"
+
+namespace dmbench::micro {
+
+struct HoclVariant {
+  std::string name;
+  indexes::TreeOptions options;  // on_chip, hierarchical, handover, masked_locks, faa_release
+};
+
+struct HoclBenchmarkConfig {
+  std::vector<double> thetas = {0.99};
+  uint32_t locks = 10240;
+  std::vector<HoclVariant> variants = DefaultVariants();
+  rdma::Topology topology = DefaultTopology();  // 176 clients: 8 x 22, one memory server
+
+  static std::vector<HoclVariant> DefaultVariants();
+  static rdma::Topology DefaultTopology();
+};
+
+nlohmann::json RunHoclBenchmark(const HoclBenchmarkConfig& config, const MicroOptions& options,
+                                std::ostream& table);
+
+}  // namespace dmbench::micro
