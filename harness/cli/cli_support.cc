@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 #include "harness/rdma/errors.h"
@@ -43,6 +44,19 @@ std::vector<uint64_t> ParseUnsignedList(const std::string& option, const std::st
 std::vector<double> ParseNumberList(const std::string& option, const std::string& text) {
   return ParseList<double>(option, text, "number",
                            [](const std::string& s, size_t* used) { return std::stod(s, used); });
+}
+
+bool ParseOptions(const std::vector<std::string>& arguments,
+                  const boost::program_options::options_description& options,
+                  boost::program_options::variables_map& values) {
+  namespace po = boost::program_options;
+  po::store(po::command_line_parser(arguments).options(options).run(), values);
+  po::notify(values);
+  if (values.count("help")) {
+    std::cout << options;
+    return false;
+  }
+  return true;
 }
 
 void WriteJsonFile(const std::string& file, const nlohmann::json& document) {

@@ -4,9 +4,15 @@
 #include <string>
 #include <vector>
 
+#include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
 
 namespace dmbench::cli {
+
+// Parses a subcommand's options; returns false after printing --help.
+bool ParseOptions(const std::vector<std::string>& arguments,
+                  const boost::program_options::options_description& options,
+                  boost::program_options::variables_map& values);
 
 // "8,16,32" -> {8, 16, 32}; ConfigError names `option` and the bad element.
 std::vector<uint64_t> ParseUnsignedList(const std::string& option, const std::string& text);

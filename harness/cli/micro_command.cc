@@ -195,6 +195,14 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
     results["benchmarks"].push_back(
         micro::RunSpinlockBenchmark(config, window(1000, 10000), std::cout));
   }
+  if (all || benchmark == "hocl") {
+    micro::HoclBenchmarkConfig config;
+    if (values.count("thetas")) config.thetas = Thetas(values);
+    config.locks = Locks(values);
+    config.topology = TopologyFrom(values, config.topology);
+    results["benchmarks"].push_back(
+        micro::RunHoclBenchmark(config, window(1000, 10000), std::cout));
+  }
   if (values.count("out")) {
     WriteJsonFile(values["out"].as<std::string>(), results);
     std::cerr << "wrote " << values["out"].as<std::string>() << "\n";

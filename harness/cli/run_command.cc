@@ -25,12 +25,7 @@ int RunRunCommand(const std::vector<std::string>& arguments) {
       "verify", "validate every operation with the consistency checker (same as run.verify)")(
       "quiet,q", "no progress lines on stderr");
   po::variables_map values;
-  po::store(po::command_line_parser(arguments).options(options).run(), values);
-  po::notify(values);
-  if (values.count("help")) {
-    std::cout << options;
-    return 0;
-  }
+  if (!ParseOptions(arguments, options, values)) return 0;
   if (!values.count("config")) {
     std::cerr << "dmbench run: --config FILE is required (see --help)\n";
     return 2;

@@ -77,12 +77,7 @@ int RunSweepCommand(const std::vector<std::string>& arguments) {
       "override a field of every point: --set run.measure_ms=2")("list",
                                                                  "print the points and exit");
   po::variables_map values;
-  po::store(po::command_line_parser(arguments).options(options).run(), values);
-  po::notify(values);
-  if (values.count("help")) {
-    std::cout << options;
-    return 0;
-  }
+  if (!ParseOptions(arguments, options, values)) return 0;
   if (!values.count("experiment")) {
     std::cerr << "dmbench sweep: --experiment FILE is required (see --help)\n";
     return 2;

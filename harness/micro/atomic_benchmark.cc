@@ -4,17 +4,7 @@
 
 namespace dmbench::micro {
 
-rdma::Topology AtomicBenchmarkConfig::DefaultTopology() {
-  rdma::Topology topology;
-  topology.memory_servers = 1;
-  topology.compute_servers = 8;
-  topology.threads_per_compute_server = 22;
-  topology.coroutines_per_thread = 1;
-  topology.colocated = false;
-  topology.host_memory_mib = 64;
-  topology.chunk_mib = 1;
-  return topology;
-}
+rdma::Topology AtomicBenchmarkConfig::DefaultTopology() { return MicroTopology(8); }
 
 nlohmann::json RunAtomicBenchmark(const AtomicBenchmarkConfig& config, const MicroOptions& options,
                                   std::ostream& table) {
@@ -36,24 +26,16 @@ nlohmann::json RunAtomicBenchmark(const AtomicBenchmarkConfig& config, const Mic
             guess = old == guess ? old + 1 : old;
             return Completed{1, 8};
           });
-      nlohmann::json row = point.ToJson();
-      row["memory"] = space == rdma::MemorySpace::kHost ? "host" : "on-chip";
-      row["addresses"] = count;
-      row["p50_us"] = row["latency_us"]["p50"];
-      row["p99_us"] = row["latency_us"]["p99"];
-      rows.push_back(row);
+      rows.push_back(
+          PointRow(point, {{"memory", space == rdma::MemorySpace::kHost ? "host" : "on-chip"},
+                           {"addresses", count}}));
       points.push_back(std::move(point));
     }
   }
-  table << "CAS throughput, " << config.topology.clients() << " clients\n"
-        << FormatTable(rows, {"memory", "addresses", "mops", "p50_us", "p99_us"})
-        << SimulatorSpeedLine(points);
-  return {{"benchmark", "atomics"},
-          {"clients", config.topology.clients()},
-          {"warmup_us", options.warmup_us},
-          {"measure_us", options.measure_us},
-          {"points", rows},
-          {"simulator", SimulatorSpeedJson(points)}};
+  return FinishBenchmark(
+      "atomics", "CAS throughput, " + std::to_string(config.topology.clients()) + " clients",
+      {"memory", "addresses", "mops", "p50_us", "p99_us"}, {{"clients", config.topology.clients()}},
+      options, rows, points, table);
 }
 
 }  // namespace dmbench::micro

@@ -24,17 +24,7 @@ std::vector<HoclVariant> HoclBenchmarkConfig::DefaultVariants() {
   return variants;
 }
 
-rdma::Topology HoclBenchmarkConfig::DefaultTopology() {
-  rdma::Topology topology;
-  topology.memory_servers = 1;
-  topology.compute_servers = 8;
-  topology.threads_per_compute_server = 22;
-  topology.coroutines_per_thread = 1;
-  topology.colocated = false;
-  topology.host_memory_mib = 64;
-  topology.chunk_mib = 1;
-  return topology;
-}
+rdma::Topology HoclBenchmarkConfig::DefaultTopology() { return MicroTopology(8); }
 
 nlohmann::json RunHoclBenchmark(const HoclBenchmarkConfig& config, const MicroOptions& options,
                                 std::ostream& table) {
@@ -64,26 +54,17 @@ nlohmann::json RunHoclBenchmark(const HoclBenchmarkConfig& config, const MicroOp
             locker->WriteBackAndRelease(client, grant, {}, stats);
             return Completed{1, 0};
           });
-      nlohmann::json row = point.ToJson();
-      row["variant"] = variant.name;
-      row["theta"] = theta;
-      row["p50_us"] = row["latency_us"]["p50"];
-      row["p99_us"] = row["latency_us"]["p99"];
-      rows.push_back(row);
+      rows.push_back(PointRow(point, {{"variant", variant.name}, {"theta", theta}}));
       points.push_back(std::move(point));
     }
   }
-  table << "Hierarchical on-chip lock (Sherman Fig. 16): " << config.topology.clients()
-        << " clients, " << config.locks << " locks on one memory server\n"
-        << FormatTable(rows, {"variant", "theta", "mops", "p50_us", "p99_us"})
-        << SimulatorSpeedLine(points);
-  return {{"benchmark", "hocl"},
-          {"clients", config.topology.clients()},
-          {"locks", config.locks},
-          {"warmup_us", options.warmup_us},
-          {"measure_us", options.measure_us},
-          {"points", rows},
-          {"simulator", SimulatorSpeedJson(points)}};
+  return FinishBenchmark(
+      "hocl",
+      "Hierarchical on-chip lock (Sherman Fig. 16): " + std::to_string(config.topology.clients()) +
+          " clients, " + std::to_string(config.locks) + " locks on one memory server",
+      {"variant", "theta", "mops", "p50_us", "p99_us"},
+      {{"clients", config.topology.clients()}, {"locks", config.locks}}, options, rows, points,
+      table);
 }
 
 }  // namespace dmbench::micro

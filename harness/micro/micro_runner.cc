@@ -60,6 +60,39 @@ PointResult MeasurePoint(const rdma::Topology& topology, const MicroOptions& opt
   return result;
 }
 
+rdma::Topology MicroTopology(uint32_t compute_servers, uint32_t memory_servers) {
+  rdma::Topology topology;
+  topology.memory_servers = memory_servers;
+  topology.compute_servers = compute_servers;
+  topology.threads_per_compute_server = 22;
+  topology.coroutines_per_thread = 1;
+  topology.colocated = false;
+  topology.host_memory_mib = 64;
+  topology.chunk_mib = 1;
+  return topology;
+}
+
+nlohmann::json PointRow(const PointResult& point, const nlohmann::json& parameters) {
+  nlohmann::json row = point.ToJson();
+  row.update(parameters);
+  row["p50_us"] = row["latency_us"]["p50"];
+  row["p99_us"] = row["latency_us"]["p99"];
+  return row;
+}
+
+nlohmann::json FinishBenchmark(const std::string& benchmark, const std::string& title,
+                               const std::vector<std::string>& columns, nlohmann::json parameters,
+                               const MicroOptions& options, const std::vector<nlohmann::json>& rows,
+                               const std::vector<PointResult>& points, std::ostream& table) {
+  table << title << "\n" << FormatTable(rows, columns) << SimulatorSpeedLine(points);
+  parameters["benchmark"] = benchmark;
+  parameters["warmup_us"] = options.warmup_us;
+  parameters["measure_us"] = options.measure_us;
+  parameters["points"] = rows;
+  parameters["simulator"] = SimulatorSpeedJson(points);
+  return parameters;
+}
+
 std::string FormatTable(const std::vector<nlohmann::json>& rows,
                         const std::vector<std::string>& columns) {
   auto cell = [](const nlohmann::json& value) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,21 @@ using Operation = std::function<Completed(rdma::Client&, Random&)>;
 // window closes.
 PointResult MeasurePoint(const rdma::Topology& topology, const MicroOptions& options,
                          const Operation& operation);
+
+// The microbenchmarks' cluster: `compute_servers` x 22 threads x 1 coroutine
+// into `memory_servers`, not co-located (clients and servers apart, as in
+// the paper's microbenchmarks), small memory.
+rdma::Topology MicroTopology(uint32_t compute_servers, uint32_t memory_servers = 1);
+
+// A point's JSON row with its parameters and p50/p99 in us for the table.
+nlohmann::json PointRow(const PointResult& point, const nlohmann::json& parameters);
+
+// The table (title, columns of the rows, simulator speed) and the
+// benchmark's JSON document, shared by every microbenchmark.
+nlohmann::json FinishBenchmark(const std::string& benchmark, const std::string& title,
+                               const std::vector<std::string>& columns, nlohmann::json parameters,
+                               const MicroOptions& options, const std::vector<nlohmann::json>& rows,
+                               const std::vector<PointResult>& points, std::ostream& table);
 
 // A readable table: `columns` are keys of each row object.
 std::string FormatTable(const std::vector<nlohmann::json>& rows,

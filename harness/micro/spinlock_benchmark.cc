@@ -5,17 +5,7 @@
 
 namespace dmbench::micro {
 
-rdma::Topology SpinlockBenchmarkConfig::DefaultTopology() {
-  rdma::Topology topology;
-  topology.memory_servers = 1;
-  topology.compute_servers = 7;
-  topology.threads_per_compute_server = 22;
-  topology.coroutines_per_thread = 1;
-  topology.colocated = false;
-  topology.host_memory_mib = 64;
-  topology.chunk_mib = 1;
-  return topology;
-}
+rdma::Topology SpinlockBenchmarkConfig::DefaultTopology() { return MicroTopology(7); }
 
 nlohmann::json RunSpinlockBenchmark(const SpinlockBenchmarkConfig& config,
                                     const MicroOptions& options, std::ostream& table) {
@@ -40,26 +30,19 @@ nlohmann::json RunSpinlockBenchmark(const SpinlockBenchmarkConfig& config,
             }
             return Completed{1, 0};
           });
-      nlohmann::json row = point.ToJson();
-      row["release"] = release == LockRelease::kFetchAndAdd ? "FAA (FG)" : "WRITE (FG+)";
-      row["theta"] = theta;
-      row["p50_us"] = row["latency_us"]["p50"];
-      row["p99_us"] = row["latency_us"]["p99"];
-      rows.push_back(row);
+      rows.push_back(PointRow(
+          point, {{"release", release == LockRelease::kFetchAndAdd ? "FAA (FG)" : "WRITE (FG+)"},
+                  {"theta", theta}}));
       points.push_back(std::move(point));
     }
   }
-  table << "RDMA spin locks (Sherman Fig. 2): " << config.topology.clients() << " clients, "
-        << config.locks << " locks on one memory server\n"
-        << FormatTable(rows, {"release", "theta", "mops", "p50_us", "p99_us"})
-        << SimulatorSpeedLine(points);
-  return {{"benchmark", "spinlock"},
-          {"clients", config.topology.clients()},
-          {"locks", config.locks},
-          {"warmup_us", options.warmup_us},
-          {"measure_us", options.measure_us},
-          {"points", rows},
-          {"simulator", SimulatorSpeedJson(points)}};
+  return FinishBenchmark(
+      "spinlock",
+      "RDMA spin locks (Sherman Fig. 2): " + std::to_string(config.topology.clients()) +
+          " clients, " + std::to_string(config.locks) + " locks on one memory server",
+      {"release", "theta", "mops", "p50_us", "p99_us"},
+      {{"clients", config.topology.clients()}, {"locks", config.locks}}, options, rows, points,
+      table);
 }
 
 }  // namespace dmbench::micro

@@ -6,17 +6,7 @@
 
 namespace dmbench::micro {
 
-rdma::Topology VerbBenchmarkConfig::DefaultTopology() {
-  rdma::Topology topology;
-  topology.memory_servers = 1;
-  topology.compute_servers = 8;
-  topology.threads_per_compute_server = 22;
-  topology.coroutines_per_thread = 1;
-  topology.colocated = false;
-  topology.host_memory_mib = 64;
-  topology.chunk_mib = 1;
-  return topology;
-}
+rdma::Topology VerbBenchmarkConfig::DefaultTopology() { return MicroTopology(8); }
 
 nlohmann::json RunVerbBenchmark(const VerbBenchmarkConfig& config, const MicroOptions& options,
                                 std::ostream& table) {
@@ -50,30 +40,22 @@ nlohmann::json RunVerbBenchmark(const VerbBenchmarkConfig& config, const MicroOp
         client.Execute(batches[client.location().index]);
         return Completed{config.depth, uint64_t{config.depth} * size};
       });
-      nlohmann::json row = point.ToJson();
-      row["verb"] = rdma::VerbName(verb);
-      row["io_bytes"] = size;
-      row["clients"] = clients;
-      row["depth"] = config.depth;
-      row["p50_us"] = row["latency_us"]["p50"];
-      row["p99_us"] = row["latency_us"]["p99"];
-      rows.push_back(row);
+      rows.push_back(PointRow(point, {{"verb", rdma::VerbName(verb)},
+                                      {"io_bytes", size},
+                                      {"clients", clients},
+                                      {"depth", config.depth}}));
       points.push_back(std::move(point));
     }
   }
-  table << (config.inbound ? "Inbound" : "Outbound") << " verbs (Sherman Fig. 3), " << clients
-        << " clients, " << config.depth << " work requests per batch\n"
-        << FormatTable(rows,
-                       {"verb", "io_bytes", "mops", "gigabytes_per_second", "p50_us", "p99_us"})
-        << SimulatorSpeedLine(points);
-  return {{"benchmark", "verbs"},
-          {"direction", config.inbound ? "inbound" : "outbound"},
-          {"clients", clients},
-          {"depth", config.depth},
-          {"warmup_us", options.warmup_us},
-          {"measure_us", options.measure_us},
-          {"points", rows},
-          {"simulator", SimulatorSpeedJson(points)}};
+  const std::string title = std::string(config.inbound ? "Inbound" : "Outbound") +
+                            " verbs (Sherman Fig. 3), " + std::to_string(clients) + " clients, " +
+                            std::to_string(config.depth) + " work requests per batch";
+  return FinishBenchmark("verbs", title,
+                         {"verb", "io_bytes", "mops", "gigabytes_per_second", "p50_us", "p99_us"},
+                         {{"direction", config.inbound ? "inbound" : "outbound"},
+                          {"clients", clients},
+                          {"depth", config.depth}},
+                         options, rows, points, table);
 }
 
 }  // namespace dmbench::micro
