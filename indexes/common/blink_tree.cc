@@ -73,6 +73,13 @@ rdma::GlobalAddress BLinkTree::RootAddress(rdma::Client& client, bool refresh) {
   return root;
 }
 
+uint32_t BLinkTree::Height(rdma::Client& client) {
+  IndexOpStats ignored;
+  Scratch& scratch = ScratchOf(client);
+  ReadNode(client, RootAddress(client, /*refresh=*/true), scratch.parent, scratch.image, ignored);
+  return uint32_t{scratch.image.level} + 1;
+}
+
 void BLinkTree::ForgetTopLevels(rdma::Client& client) {
   ComputeServerState& state = StateOf(client);
   std::unique_lock guard(state.top_mutex);

@@ -59,6 +59,9 @@ class BLinkTree {
   void RangeQuery(rdma::Client& client, uint64_t from, uint64_t to, size_t limit,
                   std::vector<KeyValue>* out, IndexOpStats& stats);
 
+  // Levels in the tree (1: the root is a leaf), read from remote memory.
+  uint32_t Height(rdma::Client& client);
+
   const NodeFormat& format() const { return format_; }
   const TreeOptions& options() const { return options_; }
   IndexCacheStats cache_stats(uint32_t compute_server) const;

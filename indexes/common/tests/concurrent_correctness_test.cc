@@ -79,6 +79,14 @@ TEST_P(ConcurrentCorrectness, EveryOperationPassesTheChecker) {
   testing::TreeFixture fixture = testing::MakeFixture(options, 2, 4, 8, seed);
   ConsistencyChecker checker;
   testing::Bulkload(fixture, 60, 7, 0.8, &checker);
+  auto height = [&] {
+    uint32_t levels = 0;
+    fixture.cluster->Run([&](rdma::Client& client) {
+      if (client.location().index == 0) levels = fixture.tree->Height(client);
+    });
+    return levels;
+  };
+  const uint32_t height_before = height();
   testing::WorkloadMix mix;
   mix.key_space = 1500;
   mix.operations_per_client = 60;
@@ -87,6 +95,7 @@ TEST_P(ConcurrentCorrectness, EveryOperationPassesTheChecker) {
   EXPECT_GT(result.report.operations_checked, 64u * 60);
   // The workload did exercise what it is meant to.
   EXPECT_GT(result.stats.splits, 50u);
+  EXPECT_GT(height(), height_before) << "the root never grew";
   EXPECT_GT(result.stats.sibling_chases + result.stats.wrong_turns, 0u);
   EXPECT_EQ(result.stats.torn_entries_returned, 0u);
 }
