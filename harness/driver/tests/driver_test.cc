@@ -150,5 +150,17 @@ TEST(Experiment, VariantsCrossTheSweepAndEveryPointIsValidated) {
   EXPECT_THROW(LoadExperiment(WriteTemp("bad3.json", bad), {}), ConfigError);
 }
 
+TEST(Experiment, EveryShippedExperimentLoads) {
+  const std::filesystem::path directory =
+      std::filesystem::path(DMBENCH_SOURCE_DIR) / "configs" / "experiments";
+  size_t count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(directory)) {
+    if (entry.path().extension() != ".json") continue;
+    EXPECT_NO_THROW(LoadExperiment(entry.path().string(), {})) << entry.path();
+    ++count;
+  }
+  EXPECT_GT(count, 0u);
+}
+
 }  // namespace
 }  // namespace dmbench::driver
