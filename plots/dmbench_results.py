@@ -1,0 +1,630 @@
+"""Shared code of the dmbench plot scripts: loading sweep results, histogram
+helpers, labels and styling.
+
+A plot script reads one or more result directories written by
+`dmbench sweep --experiment FILE --out DIR` (see results/SCHEMA.md):
+DIR/experiment.json lists the points, each with its `variant`, `settings` and
+result file. Index runs are full result documents; microbenchmark experiments
+have a single point whose result is a micro document (`kind` "micro").
+
+Every accessor names the file and the dotted field when something is missing
+or has the wrong type, so that a malformed or unfinished sweep fails loudly
+instead of producing an empty or misleading plot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import re
+import sys
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+SCHEMA_VERSION = 1
+
+# Series names of the paper (§5.1.2, §5.2): index types as the configs spell them.
+INDEX_LABELS = {"fgplus": "FG+", "sherman": "Sherman"}
+
+# Workloads of the paper's Table 3 first (in its order), then YCSB's.
+MIX_LABELS = {
+    "write-only": "Write-only",
+    "write-intensive": "Write-intensive",
+    "read-intensive": "Read-intensive",
+    "range-only": "Range-only",
+    "range-write": "Range-write",
+    "ycsb-a": "YCSB A",
+    "ycsb-b": "YCSB B",
+    "ycsb-c": "YCSB C",
+    "ycsb-d": "YCSB D",
+    "ycsb-e": "YCSB E",
+    "custom": "Custom mix",
+}
+MIX_ORDER = tuple(MIX_LABELS)
+
+WRITE_OPS = ("insert", "update", "delete")
+
+# One colour per series the paper names, so that a technique keeps its colour
+# across figures; Sherman is the last step of the breakdown (+2-Level Ver).
+SERIES_COLORS = {
+    "FG": "#7f7f7f",
+    "FG+": "#1f77b4",
+    "+Combine": "#ff7f0e",
+    "+On-Chip": "#2ca02c",
+    "+Hierarchical": "#9467bd",
+    "+Handover": "#8c564b",
+    "+2-Level Ver": "#d62728",
+    "Sherman": "#d62728",
+    "RDMA lock": "#1f77b4",
+}
+# Colours for series the paper does not name, handed out in order.
+PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
+           "#e377c2", "#17becf", "#bcbd22", "#7f7f7f")
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+LINESTYLES = ("-", "--", ":", "-.")
+
+STYLE = {
+    "font.size": 9,
+    "axes.titlesize": 10,
+    "axes.labelsize": 9,
+    "legend.fontsize": 8,
+    "xtick.labelsize": 8,
+    "ytick.labelsize": 8,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "axes.axisbelow": True,
+    "pdf.fonttype": 42,  # embed TrueType, so the PDF text stays editable
+    "savefig.dpi": 150,
+}
+
+# Field kinds for require().
+NUMBER, INTEGER, STRING, OBJECT, LIST, BOOLEAN = (
+    "a number", "an integer", "a string", "an object", "a list", "a boolean")
+_KIND_TESTS = {
+    NUMBER: lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
+    and math.isfinite(v),
+    INTEGER: lambda v: isinstance(v, int) and not isinstance(v, bool),
+    STRING: lambda v: isinstance(v, str),
+    OBJECT: lambda v: isinstance(v, dict),
+    LIST: lambda v: isinstance(v, list),
+    BOOLEAN: lambda v: isinstance(v, bool),
+}
+
+
+class ResultsError(Exception):
+    """Results missing or malformed; the message names the file and field."""
+
+
+# ---------------------------------------------------------------- loading
+
+def read_json(path: Path, what: str) -> Any:
+    if not path.is_file():
+        raise ResultsError(f"{path}: {what} not found")
+    try:
+        with path.open(encoding="utf-8") as stream:
+            return json.load(stream)
+    except json.JSONDecodeError as error:
+        raise ResultsError(f"{path}: {what} is not valid JSON ({error})") from None
+    except OSError as error:
+        raise ResultsError(f"{path}: cannot read {what} ({error.strerror})") from None
+
+
+def require(document: Any, path: str, source: Path | str, kind: str | None = None) -> Any:
+    """The field at dotted `path` of `document`; ResultsError naming `source`
+    and the field when it is absent or not of `kind`."""
+    node = document
+    for key in path.split("."):
+        if not isinstance(node, dict) or key not in node:
+            raise ResultsError(f"{source}: missing field '{path}'")
+        node = node[key]
+    if kind is not None and not _KIND_TESTS[kind](node):
+        shown = json.dumps(node)
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        raise ResultsError(f"{source}: field '{path}' should be {kind}, got {shown}")
+    return node
+
+
+@dataclass(frozen=True)
+class Point:
+    """One point of a sweep: its entry in experiment.json and its result."""
+
+    name: str
+    variant: str
+    settings: dict
+    result: dict
+    source: Path  # the result file, for messages
+
+    def field(self, path: str, kind: str | None = NUMBER) -> Any:
+        return require(self.result, path, self.source, kind)
+
+    def config(self, path: str, kind: str | None = None) -> Any:
+        return self.field("config." + path, kind)
+
+    def histogram(self, path: str) -> "Histogram":
+        return Histogram.parse(self.result, path, self.source)
+
+    @property
+    def index_label(self) -> str:
+        index_type = self.config("index.type", STRING)
+        # FG+ is FG with the index cache and a WRITE lock release (§5.1.2);
+        # with the FAA release back it is the paper's FG (Table 1).
+        if index_type == "fgplus" and self.config("index.faa_release", BOOLEAN):
+            return "FG"
+        return INDEX_LABELS.get(index_type, index_type)
+
+    @property
+    def label(self) -> str:
+        """The series the point belongs to: its variant's name (the
+        experiment names variants after the paper's series), else its index."""
+        return self.variant or self.index_label
+
+    @property
+    def clients(self) -> int:
+        """Client threads (coroutines count as threads, as in §5.4)."""
+        return (self.config("topology.compute_servers", INTEGER)
+                * self.config("topology.threads_per_compute_server", INTEGER)
+                * self.config("topology.coroutines_per_thread", INTEGER))
+
+    @property
+    def mix(self) -> str:
+        return self.config("workload.mix", STRING)
+
+    @property
+    def skew_label(self) -> str:
+        distribution = self.config("workload.distribution", STRING)
+        if distribution == "uniform":
+            return "uniform"
+        return f"skew {self.config('workload.theta', NUMBER):g}"
+
+    def op_stats(self, op: str) -> str:
+        """Path of the op-stats of `op`; names the ops that ran when absent."""
+        ran = require(self.result, "operations.by_op", self.source, OBJECT)
+        if op not in ran:
+            raise ResultsError(
+                f"{self.source}: missing field 'operations.by_op.{op}' (no {op} operations "
+                f"completed; ran: {', '.join(sorted(ran)) or 'none'})")
+        return f"operations.by_op.{op}"
+
+
+@dataclass(frozen=True)
+class Experiment:
+    directory: Path
+    definition: dict  # the experiment file as the sweep read it
+    points: tuple[Point, ...]
+
+    @property
+    def name(self) -> str:
+        return self.definition.get("name", self.directory.name)
+
+    @property
+    def figure(self) -> str:
+        return self.definition.get("figure", "")
+
+    @property
+    def is_micro(self) -> bool:
+        return "micro" in self.definition
+
+
+def load_experiment(directory: Path | str) -> Experiment:
+    """Reads DIR/experiment.json and every point's result file."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise ResultsError(f"{directory}: results directory not found (run `dmbench sweep "
+                           f"--experiment configs/experiments/X.json --out {directory}` first)")
+    index_file = directory / "experiment.json"
+    index = read_json(index_file, "experiment index")
+    definition = require(index, "experiment", index_file, OBJECT)
+    entries = require(index, "points", index_file, LIST)
+    if not entries:
+        raise ResultsError(f"{index_file}: field 'points' is empty")
+    points = []
+    for number, entry in enumerate(entries):
+        where = f"{index_file} points[{number}]"
+        name = require(entry, "name", where, STRING)
+        result_file = directory / require(entry, "result", where, STRING)
+        if not result_file.is_file():
+            log = result_file.with_name(f"{name}.log")
+            raise ResultsError(
+                f"{result_file}: result of point '{name}' not found (the sweep has not "
+                f"finished it{f': see {log}' if log.is_file() else ''}; `dmbench sweep "
+                f"--resume` runs only the missing points)")
+        result = read_json(result_file, f"result of point '{name}'")
+        if not isinstance(result, dict):
+            raise ResultsError(f"{result_file}: a result document must be a JSON object")
+        version = require(result, "schema_version", result_file, INTEGER)
+        if version != SCHEMA_VERSION:
+            raise ResultsError(f"{result_file}: field 'schema_version' is {version}; these "
+                               f"scripts read schema version {SCHEMA_VERSION}")
+        # A micro point has no settings: the sweep writes null for them.
+        settings = require(entry, "settings", where)
+        if settings is not None and not isinstance(settings, dict):
+            raise ResultsError(f"{where}: field 'settings' should be an object or null")
+        points.append(Point(name=name,
+                            variant=require(entry, "variant", where, STRING),
+                            settings=settings or {}, result=result, source=result_file))
+    return Experiment(directory, definition, tuple(points))
+
+
+def run_points(experiments: Sequence[Experiment]) -> list[Point]:
+    """The index-run points of all experiments, in their sweep order."""
+    points = []
+    for experiment in experiments:
+        if experiment.is_micro:
+            raise ResultsError(f"{experiment.directory}: '{experiment.name}' is a "
+                               "microbenchmark experiment; this figure plots index runs")
+        points.extend(experiment.points)
+    return points
+
+
+@dataclass(frozen=True)
+class MicroBenchmark:
+    """One entry of a micro document's `benchmarks`."""
+
+    document: dict
+    source: Path
+
+    def field(self, path: str, kind: str | None = NUMBER) -> Any:
+        return require(self.document, path, self.source, kind)
+
+    def points(self) -> list[dict]:
+        points = self.field("points", LIST)
+        if not points:
+            raise ResultsError(f"{self.source}: benchmark "
+                               f"'{self.document.get('benchmark')}' has no points")
+        return points
+
+    def point_field(self, number: int, path: str, kind: str | None = NUMBER) -> Any:
+        return require(self.points()[number], path, f"{self.source} points[{number}]", kind)
+
+
+def micro_benchmarks(experiments: Sequence[Experiment], benchmark: str) -> list[MicroBenchmark]:
+    """Every `benchmark` run ("verbs", "spinlock", "hocl", ...) in the micro
+    documents of the experiments; at least one."""
+    found, seen = [], []
+    for experiment in experiments:
+        if not experiment.is_micro:
+            raise ResultsError(f"{experiment.directory}: '{experiment.name}' is not a "
+                               f"microbenchmark experiment; this figure plots 'dmbench micro "
+                               f"{benchmark}' results")
+        for point in experiment.points:
+            if require(point.result, "kind", point.source, STRING) != "micro":
+                raise ResultsError(f"{point.source}: field 'kind' should be \"micro\"")
+            for number, entry in enumerate(require(point.result, "benchmarks", point.source,
+                                                   LIST)):
+                name = require(entry, "benchmark", f"{point.source} benchmarks[{number}]",
+                               STRING)
+                seen.append(name)
+                if name == benchmark:
+                    found.append(MicroBenchmark(entry, point.source))
+    if not found:
+        sources = ", ".join(str(e.directory) for e in experiments)
+        raise ResultsError(f"{sources}: no '{benchmark}' benchmark in the micro results "
+                           f"(found: {', '.join(seen) or 'none'})")
+    return found
+
+
+def series_by_index(points: Sequence[Point],
+                    position: Callable[[Point], Any]) -> Callable[[Point], str]:
+    """How to name the series of a figure that compares indexes (Figs. 12-15):
+    by the index of each point's config (FG+, Sherman), since variants there
+    often carry the x value as well ("Sherman_key64", "FG+_zipf0.9"); by the
+    variant when the index alone does not tell apart the points at one
+    `position` (panel and x value), e.g. two Sherman variants."""
+    keys = [(point.index_label, position(point)) for point in points]
+    if len(set(keys)) == len(keys):
+        return lambda point: point.index_label
+    return lambda point: point.label
+
+
+def unique_points(points: Iterable[Point], key: Callable[[Point], Any],
+                  what: str) -> dict[Any, Point]:
+    """Points by `key`; two points with one key is an error, since the figure
+    would otherwise silently show only one of them."""
+    by_key: dict[Any, Point] = {}
+    for point in points:
+        k = key(point)
+        if k in by_key:
+            raise ResultsError(
+                f"{by_key[k].source} and {point.source}: two points for the same {what} "
+                f"{k!r}; this figure expects one point each (split the experiment, or give "
+                f"the points distinct variants)")
+        by_key[k] = point
+    return by_key
+
+
+def ordered(values: Iterable[Any]) -> list[Any]:
+    """Distinct values in order of first appearance (the sweep's order)."""
+    return list(dict.fromkeys(values))
+
+
+def mix_sort_key(mix: str) -> tuple[int, str]:
+    return (MIX_ORDER.index(mix) if mix in MIX_ORDER else len(MIX_ORDER), mix)
+
+
+def mix_label(mix: str) -> str:
+    return MIX_LABELS.get(mix, mix)
+
+
+def size_label(size_bytes: float) -> str:
+    """8 -> "8", 1024 -> "1K", 4096 -> "4K"."""
+    size_bytes = int(size_bytes)
+    if size_bytes >= 1024 and size_bytes % 1024 == 0:
+        return f"{size_bytes // 1024}K"
+    return str(size_bytes)
+
+
+# ------------------------------------------------------------- histograms
+
+@dataclass(frozen=True)
+class Histogram:
+    """A result histogram: `buckets` are (low, high, count), both ends
+    inclusive, ascending, non-empty (results/SCHEMA.md)."""
+
+    count: int
+    buckets: tuple[tuple[float, float, int], ...]
+
+    @classmethod
+    def parse(cls, document: Any, path: str, source: Path | str) -> "Histogram":
+        node = require(document, path, source, OBJECT)
+        count = require(node, "count", f"{source} {path}", INTEGER)
+        raw = require(node, "buckets", f"{source} {path}", LIST)
+        buckets = []
+        for number, bucket in enumerate(raw):
+            ok = (isinstance(bucket, list) and len(bucket) == 3
+                  and all(_KIND_TESTS[NUMBER](v) for v in bucket)
+                  and bucket[0] <= bucket[1] and bucket[2] > 0)
+            if not ok or (buckets and bucket[0] <= buckets[-1][1]):
+                raise ResultsError(f"{source}: field '{path}.buckets[{number}]' should be "
+                                   f"[low, high, count] in ascending order, got "
+                                   f"{json.dumps(bucket)}")
+            buckets.append((bucket[0], bucket[1], int(bucket[2])))
+        total = sum(b[2] for b in buckets)
+        if total != count:
+            raise ResultsError(f"{source}: field '{path}': buckets hold {total} values but "
+                               f"count is {count}")
+        return cls(count, tuple(buckets))
+
+    def merged(self, other: "Histogram") -> "Histogram":
+        """Exact: histograms of one metric share bucket boundaries."""
+        counts: dict[tuple[float, float], int] = {}
+        for low, high, count in self.buckets + other.buckets:
+            counts[(low, high)] = counts.get((low, high), 0) + count
+        return Histogram(self.count + other.count,
+                         tuple((low, high, c) for (low, high), c in sorted(counts.items())))
+
+    def cdf(self) -> tuple[list[float], list[float]]:
+        """Points (x, fraction of values <= x) at each bucket's upper end,
+        where the cumulative fraction is exact (below 128 buckets are single
+        values, so the CDF of small counts is exact everywhere)."""
+        if self.count == 0:
+            return [], []
+        xs, ys, running = [], [], 0
+        for _, high, count in self.buckets:
+            running += count
+            xs.append(high)
+            ys.append(running / self.count)
+        return xs, ys
+
+
+def merge_histograms(histograms: Sequence[Histogram]) -> Histogram:
+    merged = histograms[0]
+    for histogram in histograms[1:]:
+        merged = merged.merged(histogram)
+    return merged
+
+
+def write_ops_histogram(point: Point, metric: str) -> Histogram:
+    """`metric` over every write operation type that ran (the paper's "write
+    operations": insert, update, delete)."""
+    ran = require(point.result, "operations.by_op", point.source, OBJECT)
+    present = [op for op in WRITE_OPS if op in ran]
+    if not present:
+        raise ResultsError(f"{point.source}: missing field 'operations.by_op.insert' (no write "
+                           f"operations completed; ran: {', '.join(sorted(ran)) or 'none'})")
+    return merge_histograms([point.histogram(f"operations.by_op.{op}.{metric}")
+                             for op in present])
+
+
+# ----------------------------------------------------------------- styling
+
+def pyplot():
+    """matplotlib.pyplot on the Agg backend, with the shared style. Imported
+    on first use, so that a missing or malformed result is reported before
+    paying for the matplotlib import."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    plt.rcParams.update(STYLE)
+    return plt
+
+
+def series_colors(labels: Sequence[str]) -> dict[str, str]:
+    """A colour per series: the paper's series keep theirs, the others take
+    the palette's unused colours in order."""
+    taken = {SERIES_COLORS[label] for label in labels if label in SERIES_COLORS}
+    free = itertools.cycle([c for c in PALETTE if c not in taken] or PALETTE)
+    return {label: SERIES_COLORS.get(label) or next(free) for label in ordered(labels)}
+
+
+def grouped_bars(ax, categories: Sequence[str], series: Sequence[tuple[str, Sequence[float]]],
+                 colors: dict[str, str], annotate: bool = True) -> None:
+    """Bars of each series side by side at each category; NaN values leave a
+    gap (a series that has no point at that category)."""
+    width = 0.8 / max(1, len(series))
+    for number, (label, values) in enumerate(series):
+        offsets = [i - 0.4 + width * (number + 0.5) for i in range(len(categories))]
+        bars = ax.bar(offsets, values, width, label=label, color=colors[label],
+                      edgecolor="black", linewidth=0.4)
+        if annotate:
+            ax.bar_label(bars, labels=[_short(v) for v in values], fontsize=6, padding=1)
+    ax.set_xticks(range(len(categories)), categories)
+    ax.set_xlim(-0.6, len(categories) - 0.4)
+    ax.margins(y=0.12)
+
+
+def bars_with_latency(ax, categories: Sequence[str], mops: Sequence[float],
+                      p50: Sequence[float], p99: Sequence[float], colors: Sequence[str]):
+    """The paper's throughput-and-latency panel (Figs. 10, 16): throughput
+    bars on the left axis, 50p and 99p latency on a log right axis.
+    Returns the right axis."""
+    positions = range(len(categories))
+    bars = ax.bar(positions, mops, 0.6, color=colors, edgecolor="black", linewidth=0.4,
+                  label="Throughput")
+    ax.bar_label(bars, labels=[_short(v) for v in mops], fontsize=6, padding=1)
+    ax.set_xticks(positions, categories, rotation=30, ha="right")
+    ax.set_ylabel("Throughput (Mops)")
+    ax.margins(y=0.12)
+    right = ax.twinx()
+    right.grid(False)
+    right.plot(positions, _positive(p50), "o--", color="black", markersize=4, linewidth=1,
+               label="50p latency")
+    right.plot(positions, _positive(p99), "^-", color="dimgray", markersize=5, linewidth=1,
+               label="99p latency")
+    right.set_yscale("log")
+    log_axis_plain(right.yaxis, p50 + p99)
+    right.set_ylabel("Latency (µs)")
+    return right
+
+
+def log_axis_plain(axis, values: Sequence[float]) -> None:
+    """A log axis spanning at least two decades, labelled with plain numbers
+    at the decades (1, 10, 100 rather than 10^0 or 6x10^0)."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+    shown = [v for v in values if v and v > 0 and math.isfinite(v)]
+    if shown:
+        low, high = min(shown) / 2, max(shown) * 2
+        if high / low < 100:  # widen around the geometric centre
+            centre = math.sqrt(low * high)
+            low, high = centre / 10, centre * 10
+        (axis.axes.set_ylim if axis.axis_name == "y" else axis.axes.set_xlim)(low, high)
+    axis.set_major_locator(LogLocator(base=10))
+    axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+    axis.set_minor_formatter(NullFormatter())
+
+
+def series_patches(colors: dict[str, str]) -> list:
+    """Legend entries for bar series, one per colour."""
+    from matplotlib.patches import Patch
+    return [Patch(facecolor=color, edgecolor="black", linewidth=0.4, label=label)
+            for label, color in colors.items()]
+
+
+def bars_with_latency_legend() -> list:
+    """Legend entries of bars_with_latency(): the bars have one colour per
+    category (named on the x axis), so their entry is neutral."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+    return [Patch(facecolor="lightgray", edgecolor="black", linewidth=0.4,
+                  label="Throughput"),
+            Line2D([], [], marker="o", linestyle="--", color="black", markersize=4,
+                   label="50p latency"),
+            Line2D([], [], marker="^", linestyle="-", color="dimgray", markersize=5,
+                   label="99p latency")]
+
+
+def provenance(experiments: Sequence[Experiment]) -> str:
+    """Where the numbers come from: experiments, source revision, backend."""
+    revisions, nics = [], []
+    for experiment in experiments:
+        for point in experiment.points:
+            revision = require(point.result, "tool.git_revision", point.source, STRING)
+            dirty = require(point.result, "tool.git_dirty", point.source, BOOLEAN)
+            revisions.append(revision[:10] + ("+dirty" if dirty else ""))
+            nics.append(require(point.result, "backend.nic_profile.name", point.source,
+                                STRING))
+    names = ", ".join(ordered(e.name for e in experiments))
+    return (f"dmbench {', '.join(ordered(revisions))} · simulated fabric, NIC profile "
+            f"{', '.join(ordered(nics))} · {names}")
+
+
+def finish(fig, title: str, experiments: Sequence[Experiment],
+           legend: Sequence | None = None) -> None:
+    """Title on top, provenance at the bottom, a legend shared by all panels
+    between them and the provenance (outside the panels, where it cannot
+    hide data), then lays the panels out."""
+    # Wrapped to the figure's width (about 11 characters per inch at 11 pt).
+    fig.suptitle(textwrap.fill(title, int(fig.get_figwidth() * 11)), fontsize=11)
+    fig.text(0.005, 0.005, provenance(experiments), fontsize=6, color="gray",
+             ha="left", va="bottom")
+    bottom = 0.03
+    if legend:
+        # Entries take about 1.8 inch each, rows about 0.25 inch.
+        columns = max(1, min(len(legend), int(fig.get_figwidth() / 1.8)))
+        rows = -(-len(legend) // columns)
+        bottom += (0.08 + 0.22 * rows) / fig.get_figheight()
+        fig.legend(handles=list(legend), loc="lower center", ncol=columns,
+                   frameon=False, bbox_to_anchor=(0.5, 0.03))
+    fig.tight_layout(rect=(0, bottom, 1, 0.97))
+
+
+def figure_title(experiments: Sequence[Experiment], default: str, caption: str) -> str:
+    """"Figure 10 (§5.2.1): caption", from the experiment files when they say
+    which figure they reproduce."""
+    # "Figure 3 (§3.2.3), inbound" and "Figure 3 (§3.2.3), outbound" are one
+    # figure, and so are "Figure 15 (§5.6.1)" and "Figure 15 (§5.6.2)", which
+    # become "Figure 15".
+    texts: dict[str, set[str]] = {}
+    for experiment in experiments:
+        if experiment.figure:
+            text = experiment.figure.split(",")[0].strip()
+            number = re.match(r"(Figure|Table)\s*\d+", text)
+            texts.setdefault(number.group(0) if number else text, set()).add(text)
+    figures = [next(iter(t)) if len(t) == 1 else key for key, t in texts.items()]
+    return f"{'; '.join(figures) if figures else default}: {caption}"
+
+
+def save(fig, stem: str) -> list[Path]:
+    """Writes STEM.png and STEM.pdf (the stem may contain dots)."""
+    plt = pyplot()
+    Path(stem).parent.mkdir(parents=True, exist_ok=True)
+    written = [Path(f"{stem}.png"), Path(f"{stem}.pdf")]
+    for path in written:
+        fig.savefig(path)
+    plt.close(fig)
+    return written
+
+
+def _short(value: float) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    return f"{value:.3g}"
+
+
+def _positive(values: Sequence[float]) -> list[float]:
+    # A log axis cannot show 0 (no operation completed): leave a gap instead.
+    return [v if v and v > 0 else math.nan for v in values]
+
+
+# --------------------------------------------------------------------- CLI
+
+def main(draw: Callable[[list[Experiment], argparse.Namespace], Any], description: str,
+         add_arguments: Callable[[argparse.ArgumentParser], None] | None = None,
+         argv: Sequence[str] | None = None) -> int:
+    """The command line every plot script shares:
+    --results DIR [DIR ...] --out STEM. `draw` returns the figure."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--results", nargs="+", required=True, metavar="DIR",
+                        help="result directories of `dmbench sweep --out DIR` (experiment.json "
+                             "and one result per point); several are combined")
+    parser.add_argument("--out", required=True, metavar="STEM",
+                        help="output path without extension: writes STEM.png and STEM.pdf")
+    if add_arguments:
+        add_arguments(parser)
+    args = parser.parse_args(argv)
+    try:
+        experiments = [load_experiment(directory) for directory in args.results]
+        fig = draw(experiments, args)
+        written = save(fig, args.out)
+    except ResultsError as error:
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return 1
+    except OSError as error:  # the output cannot be written
+        print(f"{parser.prog}: error: {error.filename}: {error.strerror}", file=sys.stderr)
+        return 1
+    for path in written:
+        print(f"wrote {path}")
+    return 0

@@ -1,0 +1,65 @@
+"""Figures 10 and 11 (§5.2): performance breakdown, FG+ to Sherman.
+
+Reads the index runs of a breakdown experiment (Figure 10: skewed workloads,
+Figure 11: uniform ones): each variant adds one technique to FG+ (+Combine,
++On-Chip, +Hierarchical, +2-Level Ver, i.e. Sherman), run under several
+workload mixes. One panel per mix (write-only, write-intensive,
+read-intensive, ...): throughput bars (Mops) per technique, in the
+experiment's variant order, with 50p and 99p latency (us) on a log right axis.
+
+    python3 plots/fig10.py --results DIR --out STEM [--figure 10|11]
+"""
+
+import sys
+
+import dmbench_results as dr
+
+CAPTIONS = {10: "Performance breakdown, skewed workloads",
+            11: "Performance breakdown, uniform workloads"}
+
+
+def add_arguments(parser):
+    parser.add_argument("--figure", type=int, choices=sorted(CAPTIONS), default=10,
+                        help="which figure this is (10: skewed, 11: uniform): the title, "
+                             "and a warning when the results' key distribution differs")
+
+
+def draw(experiments, args):
+    points = dr.run_points(experiments)
+    cells = dr.unique_points(points, lambda p: (p.mix, p.label), "workload mix and variant")
+    mixes = sorted(dr.ordered(p.mix for p in points), key=dr.mix_sort_key)
+    series = dr.ordered(p.label for p in points)
+    colors = dr.series_colors(series)
+    skews = dr.ordered(p.skew_label for p in points)
+    expected = "uniform" if args.figure == 11 else "skew"
+    if any(not skew.startswith(expected) for skew in skews):
+        print(f"warning: Figure {args.figure} shows "
+              f"{'uniform' if args.figure == 11 else 'skewed'} workloads, these results are "
+              f"{', '.join(skews)}", file=sys.stderr)
+
+    plt = dr.pyplot()
+    fig, axes = plt.subplots(1, len(mixes), figsize=(3.6 * len(mixes) + 0.6, 4.2),
+                             squeeze=False)
+    for number, (ax, mix) in enumerate(zip(axes[0], mixes)):
+        present = [label for label in series if (mix, label) in cells]
+        figures = [cells[(mix, label)] for label in present]
+        dr.bars_with_latency(ax, present, [p.field("throughput_mops") for p in figures],
+                             [p.field("latency_us.p50") for p in figures],
+                             [p.field("latency_us.p99") for p in figures],
+                             [colors[label] for label in present])
+        ax.set_title(f"({chr(ord('a') + number)}) {dr.mix_label(mix)}")
+    caption = CAPTIONS[args.figure] + ("" if skews == ["uniform"] else f" ({', '.join(skews)})")
+    dr.finish(fig, dr.figure_title(experiments, f"Figure {args.figure}", caption), experiments,
+              legend=dr.bars_with_latency_legend())
+    return fig
+
+
+def run(argv=None, figure=None):
+    """Entry point; fig11.py calls it with figure=11."""
+    if figure is not None:
+        argv = list(sys.argv[1:] if argv is None else argv) + ["--figure", str(figure)]
+    return dr.main(draw, __doc__.split("\n\n")[0], add_arguments, argv)
+
+
+if __name__ == "__main__":
+    sys.exit(run())

@@ -1,0 +1,58 @@
+"""Figure 12 (§5.3): range query performance.
+
+Reads the index runs of range experiments, in one or several result
+directories: points with mix range-only go to panel (a), range-write to
+panel (b). Each panel: range query throughput (Mops; in range-write only the
+range queries of the half of the clients that issue them) against the range
+size (keys per query), one bar per series (FG+, Sherman, ...: the index of each point, or its variant
+when the index alone is ambiguous).
+
+    python3 plots/fig12.py --results DIR [DIR ...] --out STEM
+"""
+
+import sys
+
+import dmbench_results as dr
+
+PANELS = ("range-only", "range-write")
+
+
+def draw(experiments, args):
+    points = dr.run_points(experiments)
+    others = dr.ordered(p.mix for p in points if p.mix not in PANELS)
+    if others:
+        raise dr.ResultsError(f"{', '.join(str(e.directory) for e in experiments)}: Figure 12 "
+                              f"plots mixes range-only and range-write, found {others}")
+    mixes = [mix for mix in PANELS if any(p.mix == mix for p in points)]
+    position = lambda p: (p.mix, p.config("workload.range_size"))  # noqa: E731
+    series_of = dr.series_by_index(points, position)
+    cells = dr.unique_points(points, lambda p: position(p) + (series_of(p),),
+                             "mix, range size and series")
+    series = dr.ordered(series_of(p) for p in points)
+    colors = dr.series_colors(series)
+
+    plt = dr.pyplot()
+    fig, axes = plt.subplots(1, len(mixes), figsize=(4.2 * len(mixes), 3.6), squeeze=False)
+    for number, (ax, mix) in enumerate(zip(axes[0], mixes)):
+        sizes = sorted({p.config("workload.range_size") for p in points if p.mix == mix})
+        bars = []
+        for label in series:
+            values = []
+            for size in sizes:
+                point = cells.get((mix, size, label))
+                values.append(point.field(point.op_stats("range") + ".throughput_mops")
+                              if point else float("nan"))
+            bars.append((label, values))
+        dr.grouped_bars(ax, [f"{size:,}" for size in sizes], bars, colors)
+        ax.set_xlabel("Range size")
+        ax.set_ylabel("Range query throughput (Mops)")
+        ax.set_title(f"({chr(ord('a') + number)}) {dr.mix_label(mix)}")
+    skews = ", ".join(dr.ordered(p.skew_label for p in points))
+    dr.finish(fig, dr.figure_title(experiments, "Figure 12",
+                                   f"Performance of range query ({skews})"), experiments,
+              legend=dr.series_patches(colors))
+    return fig
+
+
+if __name__ == "__main__":
+    sys.exit(dr.main(draw, __doc__.split("\n\n")[0]))

@@ -1,0 +1,96 @@
+"""Figure 14 (§5.5): in-depth analysis, as CDFs over operations.
+
+Reads the index runs of an in-depth experiment (write-intensive, skewed; one
+point per series, e.g. FG+ and Sherman) and draws the cumulative distribution
+from the histograms' buckets: (a) read retries of lookups
+(operations.by_op.lookup.read_retries), (b) round trips of write operations
+(by_op.insert/update/delete.round_trips), (c) bytes written back per write
+operation (by_op.*.write_bytes). Where nearly every operation has the same
+value (no retries), the y axis zooms in on the top of the CDF so that the
+tail shows.
+
+    python3 plots/fig14.py --results DIR [DIR ...] --out STEM
+"""
+
+import math
+import sys
+
+import dmbench_results as dr
+
+# title, x label, metric, zoom (y axis on the top of the CDF)
+PANELS = (
+    ("(a) Read retries of lookups", "Read retries",
+     lambda p: p.histogram(p.op_stats("lookup") + ".read_retries"), True),
+    ("(b) Round trips of write operations", "Round trips",
+     lambda p: dr.write_ops_histogram(p, "round_trips"), False),
+    ("(c) Write size of write operations", "Write size (bytes)",
+     lambda p: dr.write_ops_histogram(p, "write_bytes"), False),
+)
+
+
+def cdf_bottom(starts: list[float]) -> float:
+    """The y axis' lower end when zooming: just below the lowest first step,
+    at a round number, when all curves start above 0.9 (99.98% of lookups
+    need no retry, §5.5.1); else 0."""
+    lowest = min(starts)
+    if lowest < 0.9 or lowest >= 1.0:
+        return 0.0
+    step = 10 ** math.floor(math.log10(1.0 - lowest))
+    return max(0.0, math.floor((lowest - step) / step) * step)
+
+
+def log_ticks(ax, left: float, right: float) -> None:
+    """Plain numbers rather than powers of ten: every integer up to 5 (2, 3
+    and 4 round trips are what tell the indexes apart, §5.5.2), then 10, 20,
+    50, 100, ..."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
+    ticks = [1, 2, 3, 4, 5] + [m * 10 ** e for e in range(1, 20) for m in (1, 2, 5)]
+    ax.xaxis.set_major_locator(FixedLocator([t for t in ticks if left <= t <= right * 1.3]))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+
+
+def draw(experiments, args):
+    points = dr.run_points(experiments)
+    series_of = dr.series_by_index(points, lambda p: ())
+    by_label = dr.unique_points(points, series_of, "series")
+    colors = dr.series_colors(list(by_label))
+
+    plt = dr.pyplot()
+    fig, axes = plt.subplots(1, len(PANELS), figsize=(12, 3.8))
+    for ax, (title, xlabel, metric, zoom) in zip(axes, PANELS):
+        curves = {label: metric(point).cdf() for label, point in by_label.items()}
+        left_end = min(xs[0] for xs, _ in curves.values())
+        right_end = max(xs[-1] for xs, _ in curves.values())
+        for number, (label, (xs, ys)) in enumerate(curves.items()):
+            # Every curve rises from 0 at the common left end and stays at 1
+            # up to the common right end.
+            ax.step([left_end] + xs + [right_end], [0.0] + ys + [1.0], where="post",
+                    color=colors[label], linestyle=dr.LINESTYLES[number % len(dr.LINESTYLES)],
+                    linewidth=1.5, label=label)
+        if zoom:
+            ax.set_xlim(left_end - 0.5, right_end + 0.5)
+            ax.xaxis.get_major_locator().set_params(integer=True)
+            bottom = cdf_bottom([ys[0] for _, ys in curves.values()])
+        else:
+            bottom = 0.0
+            if left_end > 0:
+                ax.set_xscale("log")
+                ax.set_xlim(left_end / 1.3, right_end * 1.3)
+            else:
+                ax.set_xscale("symlog", linthresh=1)
+                ax.set_xlim(-0.3, right_end * 1.3)
+            log_ticks(ax, left_end, right_end)
+        ax.set_ylim(bottom, 1 + (1 - bottom) * 0.03)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("CDF")
+        ax.set_title(title)
+        ax.legend(loc="lower right")
+    workloads = ", ".join(dr.ordered(f"{dr.mix_label(p.mix)}, {p.skew_label}" for p in points))
+    dr.finish(fig, dr.figure_title(experiments, "Figure 14", f"In-depth analysis ({workloads})"),
+              experiments)
+    return fig
+
+
+if __name__ == "__main__":
+    sys.exit(dr.main(draw, __doc__.split("\n\n")[0]))

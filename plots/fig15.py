@@ -1,0 +1,115 @@
+"""Figure 15 (§5.6): sensitivity to key size and index cache size.
+
+Reads the index runs of the sensitivity experiments, in one or several
+result directories, and sorts each experiment into its panels by what its
+points vary (index.key_bytes or index.cache_mib, in the settings or else in
+the configs):
+  (a) key size, uniform workloads: throughput (Mops) per key size (bytes),
+      one bar per series (FG+, Sherman, ...);
+  (b) key size, skewed workloads: the same;
+  (c) index cache size per compute server (MiB): throughput bars per series
+      and the cache hit ratio (%) on the right axis.
+Panels without results are left out (the command says which).
+
+    python3 plots/fig15.py --results KEY_SIZE_DIR CACHE_DIR --out STEM
+"""
+
+import sys
+
+import dmbench_results as dr
+
+KEY, CACHE = "index.key_bytes", "index.cache_mib"
+
+
+def swept(experiment) -> str:
+    """Which of key size and cache size the experiment varies."""
+    found = {path for point in experiment.points for path in point.settings
+             if path in (KEY, CACHE)}
+    if not found:  # e.g. variants that each set a key size
+        found = {path for path in (KEY, CACHE)
+                 if len({p.config(path) for p in experiment.points}) > 1}
+    if len(found) != 1:
+        raise dr.ResultsError(
+            f"{experiment.directory}: cannot tell which Figure 15 panel '{experiment.name}' is: "
+            f"its points vary {' and '.join(sorted(found)) or f'neither {KEY} nor {CACHE}'} "
+            f"(expected exactly one)")
+    return found.pop()
+
+
+def key_panel(ax, points, series_of, colors):
+    series = dr.ordered(series_of(p) for p in points)
+    cells = dr.unique_points(points, lambda p: (series_of(p), p.config(KEY)),
+                             "series and key size")
+    sizes = sorted({p.config(KEY) for p in points})
+    dr.grouped_bars(ax, [dr.size_label(s) for s in sizes],
+                    [(label, [cells[(label, s)].field("throughput_mops")
+                              if (label, s) in cells else float("nan") for s in sizes])
+                     for label in series], colors)
+    ax.set_xlabel("Key size (bytes)")
+    ax.set_ylabel("Throughput (Mops)")
+    return []  # the bars' series are in the figure's legend
+
+
+def cache_panel(ax, points, series_of, colors):
+    """Returns the legend entries of the hit-ratio lines."""
+    series = dr.ordered(series_of(p) for p in points)
+    cells = dr.unique_points(points, lambda p: (series_of(p), p.config(CACHE)),
+                             "series and cache size")
+    sizes = sorted({p.config(CACHE) for p in points})
+    dr.grouped_bars(ax, [f"{s:g}" for s in sizes],
+                    [(label, [cells[(label, s)].field("throughput_mops")
+                              if (label, s) in cells else float("nan") for s in sizes])
+                     for label in series], colors, annotate=False)  # the ratio line crosses
+    ax.set_xlabel("Index cache size per compute server (MiB)")
+    ax.set_ylabel("Throughput (Mops)")
+    right = ax.twinx()
+    right.grid(False)
+    for number, label in enumerate(series):
+        present = [i for i, s in enumerate(sizes) if (label, s) in cells]
+        ratios = [100 * cells[(label, sizes[i])].field(
+            "operations.overall.index.cache_hit_ratio") for i in present]
+        # Black lines: a line in the series' colour would vanish over its bars.
+        right.plot(present, ratios, color="black", marker=dr.MARKERS[number % len(dr.MARKERS)],
+                   markerfacecolor=colors[label], linestyle="--", linewidth=1,
+                   label=f"{label} hit ratio")
+    right.set_ylim(0, 105)
+    right.set_ylabel("Cache hit ratio (%)")
+    return right.get_legend_handles_labels()[0]
+
+
+def draw(experiments, args):
+    by_sweep = {KEY: [], CACHE: []}
+    for experiment in experiments:
+        by_sweep[swept(experiment)].extend(dr.run_points([experiment]))
+    uniform = [p for p in by_sweep[KEY] if p.skew_label == "uniform"]
+    skewed = [p for p in by_sweep[KEY] if p.skew_label != "uniform"]
+    panels = [  # (title, draw function, points, x field)
+        ("(a) Key size", key_panel, uniform, KEY),
+        ("(b) Key size", key_panel, skewed, KEY),
+        ("(c) Index cache size", cache_panel, by_sweep[CACHE], CACHE),
+    ]
+    missing = [title for title, _, points, _ in panels if not points]
+    if missing:
+        print(f"note: no results for panel {', '.join(missing)}; drawing the others",
+              file=sys.stderr)
+    panels = [panel for panel in panels if panel[2]]
+    series_of = {title: dr.series_by_index(points, lambda p, x=x: p.config(x))
+                 for title, _, points, x in panels}
+    colors = dr.series_colors(dr.ordered(series_of[title](p)
+                                         for title, _, points, _ in panels for p in points))
+
+    plt = dr.pyplot()
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.4 * len(panels), 3.8), squeeze=False)
+    lines = []
+    for ax, (title, panel, points, _) in zip(axes[0], panels):
+        lines += panel(ax, points, series_of[title], colors)
+        skews = ", ".join(dr.ordered(p.skew_label for p in points))
+        mixes = ", ".join(dr.mix_label(m) for m in dr.ordered(p.mix for p in points))
+        ax.set_title(f"{title}, {skews}\n{mixes}")
+    dr.finish(fig, dr.figure_title(experiments, "Figure 15", "Sensitivity analysis"),
+              experiments, legend=dr.series_patches(colors) + lines)
+    return fig
+
+
+if __name__ == "__main__":
+    sys.exit(dr.main(draw, __doc__.split("\n\n")[0]))

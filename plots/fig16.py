@@ -1,0 +1,53 @@
+"""Figure 16 (§5.7): the hierarchical on-chip lock (HOCL) under skew.
+
+Reads the micro document of a `dmbench micro hocl` experiment
+(configs/experiments/fig16-*.json): 176 clients acquire and release
+Zipfian-chosen locks with each lock variant in turn ("RDMA lock", "+On-Chip",
+"+Hierarchical"). One panel per Zipfian parameter: throughput bars (Mops) per
+variant, 50p and 99p latency (us) on a log right axis.
+
+    python3 plots/fig16.py --results DIR --out STEM
+"""
+
+import sys
+
+import dmbench_results as dr
+
+
+def draw(experiments, args):
+    benchmarks = dr.micro_benchmarks(experiments, "hocl")
+    by_theta: dict[float, dict[str, dict]] = {}  # theta -> variant -> figures
+    for benchmark in benchmarks:
+        for number, _ in enumerate(benchmark.points()):
+            variant = benchmark.point_field(number, "variant", dr.STRING)
+            theta = benchmark.point_field(number, "theta")
+            if variant in by_theta.setdefault(theta, {}):
+                raise dr.ResultsError(f"{benchmark.source}: two '{variant}' points for "
+                                      f"Zipfian parameter {theta:g}")
+            by_theta[theta][variant] = {
+                "mops": benchmark.point_field(number, "mops"),
+                "p50": benchmark.point_field(number, "latency_us.p50"),
+                "p99": benchmark.point_field(number, "latency_us.p99"),
+            }
+
+    plt = dr.pyplot()
+    thetas = sorted(by_theta)
+    fig, axes = plt.subplots(1, len(thetas), figsize=(max(5.5, 4.2 * len(thetas)), 4), squeeze=False)
+    for ax, theta in zip(axes[0], thetas):
+        variants = list(by_theta[theta])  # the benchmark's order: techniques added in turn
+        colors = dr.series_colors(variants)
+        figures = [by_theta[theta][v] for v in variants]
+        dr.bars_with_latency(ax, variants, [f["mops"] for f in figures],
+                                     [f["p50"] for f in figures], [f["p99"] for f in figures],
+                                     [colors[v] for v in variants])
+        ax.set_title(f"Zipfian {theta:g}")
+    setup = ", ".join(dr.ordered(f"{b.field('clients', dr.INTEGER)} clients, "
+                                 f"{b.field('locks', dr.INTEGER)} locks" for b in benchmarks))
+    dr.finish(fig, dr.figure_title(experiments, "Figure 16",
+                                   f"Performance of HOCL with skewed pattern ({setup})"),
+              experiments, legend=dr.bars_with_latency_legend())
+    return fig
+
+
+if __name__ == "__main__":
+    sys.exit(dr.main(draw, __doc__.split("\n\n")[0]))

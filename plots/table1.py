@@ -1,0 +1,103 @@
+"""Table 1 (§3.1.1): index performance of the one-sided approach (FG).
+
+Reads the index runs of a Table 1 experiment (configs/experiments/table1-*.json)
+and draws the paper's table as an image: one column per workload (read- and
+write-intensive, each uniform and skewed), rows throughput (Mops) and 50th /
+90th / 99th percentile latency (us) per series (variant, else index type).
+When the experiment file records the paper's numbers
+(paper_scale.paper_results, keyed "<mix> uniform" / "<mix> skew"), they are
+shown in grey rows below for comparison.
+
+    python3 plots/table1.py --results DIR --out STEM
+"""
+
+import sys
+
+import dmbench_results as dr
+
+# The paper's column order: read-intensive first.
+MIX_ORDER = ("read-intensive", "write-intensive")
+ROWS = (("Throughput (Mops)", "throughput_mops", "mops"),
+        ("50th latency (µs)", "latency_us.p50", "p50_us"),
+        ("90th latency (µs)", "latency_us.p90", "p90_us"),
+        ("99th latency (µs)", "latency_us.p99", "p99_us"))
+PAPER_COLOR = "#777777"
+
+
+def number(value: float) -> str:
+    # Three significant digits without scientific notation (FG's skewed tail
+    # is about 20000 us).
+    return f"{value:.0f}" if value >= 100 else f"{value:.3g}"
+
+
+def column_key(point):
+    mix = point.mix
+    order = MIX_ORDER.index(mix) if mix in MIX_ORDER else len(MIX_ORDER)
+    distribution = point.config("workload.distribution", dr.STRING)
+    theta = 0.0 if distribution == "uniform" else point.config("workload.theta", dr.NUMBER)
+    return (order, dr.mix_sort_key(mix), distribution != "uniform", theta)
+
+
+def paper_results(experiments):
+    """{"<mix> uniform" | "<mix> skew": {"mops", "p50_us", ...}}, when recorded."""
+    merged = {}
+    for experiment in experiments:
+        recorded = experiment.definition.get("paper_scale", {}).get("paper_results", {})
+        if isinstance(recorded, dict):
+            merged.update(recorded)
+    return merged
+
+
+def draw(experiments, args):
+    points = dr.run_points(experiments)
+    series = dr.ordered(point.label for point in points)
+    columns = sorted({column_key(p): p for p in points}.values(), key=column_key)
+    column_ids = [(p.mix, p.skew_label) for p in columns]
+    cells = dr.unique_points(points, lambda p: (p.label, p.mix, p.skew_label),
+                             "series, workload and skew")
+
+    row_labels, rows, colors = [], [], []
+    for label in series:
+        for row_label, field, _ in ROWS:
+            row_labels.append(row_label if len(series) == 1 else f"{label}: {row_label}")
+            values = []
+            for mix, skew in column_ids:
+                point = cells.get((label, mix, skew))
+                values.append(number(point.field(field)) if point else "–")
+            rows.append(values)
+            colors.append("black")
+    paper = paper_results(experiments)
+    paper_keys = [f"{mix} {'uniform' if skew == 'uniform' else 'skew'}"
+                  for mix, skew in column_ids]
+    if any(key in paper for key in paper_keys):
+        for row_label, _, paper_field in ROWS:
+            row_labels.append(f"Paper: {row_label}")
+            rows.append([number(paper[key][paper_field])
+                         if isinstance(paper.get(key, {}).get(paper_field), (int, float))
+                         else "–" for key in paper_keys])
+            colors.append(PAPER_COLOR)
+
+    plt = dr.pyplot()
+    fig, ax = plt.subplots(figsize=(max(6.5, 2 + 1.5 * len(columns)), 1.4 + 0.3 * len(rows)))
+    ax.axis("off")
+    table = ax.table(cellText=rows, rowLabels=row_labels, loc="center", cellLoc="center",
+                     colLabels=[f"{dr.mix_label(mix)}\n{skew}" for mix, skew in column_ids])
+    table.auto_set_font_size(False)
+    table.set_fontsize(9)
+    table.scale(1, 1.6)
+    for (row, _), cell in table.get_celld().items():
+        if row == 0:
+            cell.set_height(cell.get_height() * 1.6)  # two-line headers
+            cell.set_facecolor("#eeeeee")
+        elif colors[row - 1] != "black":
+            cell.get_text().set_color(colors[row - 1])
+    setup = ", ".join(dr.ordered(f"{p.clients} client threads, {p.config('workload.keys'):,} "
+                                 f"keys" for p in points))
+    dr.finish(fig, dr.figure_title(experiments, "Table 1",
+                                   f"Index performance in one-sided approach ({setup})"),
+              experiments)
+    return fig
+
+
+if __name__ == "__main__":
+    sys.exit(dr.main(draw, __doc__.split("\n\n")[0]))
