@@ -281,6 +281,28 @@ class MicroBenchmark:
         return require(self.points()[number], path, f"{self.source} points[{number}]", kind)
 
 
+def micro_points_by(benchmarks, series_field):
+    """Throughput and latency of micro points: series -> theta -> figures.
+
+    `series_field` names what tells the series apart ("release", "variant");
+    two points of one series at one theta are an error, not an overwrite.
+    """
+    points: dict[str, dict[float, dict]] = {}
+    for benchmark in benchmarks:
+        for number, _ in enumerate(benchmark.points()):
+            series = benchmark.point_field(number, series_field, STRING)
+            theta = benchmark.point_field(number, "theta")
+            if theta in points.setdefault(series, {}):
+                raise ResultsError(f"{benchmark.source}: two '{series}' points for Zipfian "
+                                   f"parameter {theta:g}")
+            points[series][theta] = {
+                "mops": benchmark.point_field(number, "mops"),
+                "p50": benchmark.point_field(number, "latency_us.p50"),
+                "p99": benchmark.point_field(number, "latency_us.p99"),
+            }
+    return points
+
+
 def micro_benchmarks(experiments: Sequence[Experiment], benchmark: str) -> list[MicroBenchmark]:
     """Every `benchmark` run ("verbs", "spinlock", "hocl", ...) in the micro
     documents of the experiments; at least one."""

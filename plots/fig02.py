@@ -20,19 +20,7 @@ RELEASE_SERIES = {"FAA (FG)": "FG", "WRITE (FG+)": "FG+"}
 
 def draw(experiments, args):
     benchmarks = dr.micro_benchmarks(experiments, "spinlock")
-    releases: dict[str, dict[float, dict]] = {}  # release -> theta -> point
-    for benchmark in benchmarks:
-        for number, _ in enumerate(benchmark.points()):
-            release = benchmark.point_field(number, "release", dr.STRING)
-            theta = benchmark.point_field(number, "theta")
-            if theta in releases.setdefault(release, {}):
-                raise dr.ResultsError(f"{benchmark.source}: two '{release}' points for Zipfian "
-                                      f"parameter {theta:g}")
-            releases[release][theta] = {
-                "mops": benchmark.point_field(number, "mops"),
-                "p50": benchmark.point_field(number, "latency_us.p50"),
-                "p99": benchmark.point_field(number, "latency_us.p99"),
-            }
+    releases = dr.micro_points_by(benchmarks, "release")  # release -> theta -> figures
     thetas = sorted({theta for by_theta in releases.values() for theta in by_theta})
     categories = [f"{theta:g}" for theta in thetas]
     # Colour a release like the index that uses it.

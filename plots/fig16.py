@@ -17,18 +17,9 @@ import dmbench_results as dr
 def draw(experiments, args):
     benchmarks = dr.micro_benchmarks(experiments, "hocl")
     by_theta: dict[float, dict[str, dict]] = {}  # theta -> variant -> figures
-    for benchmark in benchmarks:
-        for number, _ in enumerate(benchmark.points()):
-            variant = benchmark.point_field(number, "variant", dr.STRING)
-            theta = benchmark.point_field(number, "theta")
-            if variant in by_theta.setdefault(theta, {}):
-                raise dr.ResultsError(f"{benchmark.source}: two '{variant}' points for "
-                                      f"Zipfian parameter {theta:g}")
-            by_theta[theta][variant] = {
-                "mops": benchmark.point_field(number, "mops"),
-                "p50": benchmark.point_field(number, "latency_us.p50"),
-                "p99": benchmark.point_field(number, "latency_us.p99"),
-            }
+    for variant, thetas in dr.micro_points_by(benchmarks, "variant").items():
+        for theta, figures in thetas.items():
+            by_theta.setdefault(theta, {})[variant] = figures
 
     plt = dr.pyplot()
     thetas = sorted(by_theta)
