@@ -1,14 +1,12 @@
 #!/usr/bin/env bash
-# The main job: sets up what is missing, builds, and runs the substrate
-# microbenchmarks on the simulated fabric (Sherman Figs. 2 and 3), printing
-# their tables and writing results/micro.json. The quick reproduction of the
-# index experiments joins it once the indexes and driver land.
+# The main job: sets up what is missing, builds, and reproduces on the
+# simulated fabric the paper's Table 1 (FG's collapse under skewed writes),
+# Fig. 10 (the breakdown FG+ -> Sherman) and Fig. 14 (round trips, retries,
+# write sizes); draws the figures and writes results/quick/report/REPORT.md
+# with the claims table, which it also prints. Resumable: run it again to
+# finish an interrupted run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-ae/setup.sh
-echo "== build (release)" >&2
-cmake --preset release >/dev/null
-cmake --build --preset release -j "$(nproc)" --target dmbench >/dev/null
-echo "== substrate microbenchmarks on the simulated fabric (cx5-100g)" >&2
-build/release/harness/cli/dmbench micro all --out results/micro.json
+ae/run.sh table1 fig10 fig14 --full --out results/quick "$@"
+echo
+echo "Figures: results/quick/report/figures/   Report: results/quick/report/REPORT.md"

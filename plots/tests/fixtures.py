@@ -512,3 +512,43 @@ FIGURES = {
     "fig15.py": (fig15, []),
     "fig16.py": (fig16, []),
 }
+
+
+# ------------------------------------- the experiment files of configs/
+
+CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs" / "experiments"
+# Micro experiment file -> the builder above that writes its kind of results,
+# and which of the builder's directories it is.
+MICRO_BUILDERS = {"fig02-rdma-locks": (fig02, 0), "fig03-verbs": (fig03, 0),
+                  "fig03-verbs-outbound": (fig03, 1), "fig16-hocl": (fig16, 0)}
+
+
+def from_config(root: Path, name: str) -> Path:
+    """Fixture results of configs/experiments/NAME.json in ROOT/NAME, as
+    `dmbench sweep --out ROOT/NAME` would lay them out: an index experiment
+    is swept as the file defines it (variants, sweep, point names) over the
+    toy model; a microbenchmark comes from its builder above, under the
+    file's name and figure (the report keys experiments by name)."""
+    definition = json.loads((CONFIG_DIR / f"{name}.json").read_text(encoding="utf-8"))
+    if "micro" not in definition:
+        return write_sweep(root / name, definition)
+    build, which = MICRO_BUILDERS[name]
+    scratch = root / f".build-{name}"
+    built = build(scratch)[which]
+    directory = root / name
+    built.rename(directory)
+    for leftover in sorted(scratch.rglob("*"), reverse=True):  # the builder's other directories
+        leftover.unlink() if leftover.is_file() else leftover.rmdir()
+    scratch.rmdir()
+    index_file = directory / "experiment.json"
+    index = json.loads(index_file.read_text(encoding="utf-8"))
+    index["experiment"].update(name=definition["name"], figure=definition["figure"])
+    write_json(index_file, index)
+    return directory
+
+
+def paper_experiments(root: Path, names=None) -> dict[str, Path]:
+    """from_config() for NAMES (default: every experiment file)."""
+    if names is None:
+        names = sorted(path.stem for path in CONFIG_DIR.glob("*.json"))
+    return {name: from_config(root, name) for name in names}

@@ -1,9 +1,9 @@
 // results/SCHEMA.md and what the runner writes agree, both ways.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <set>
 
 #include "harness/driver/benchmark_runner.h"
@@ -18,15 +18,24 @@ using FieldTypes = std::map<std::string, std::string>;  // path -> type
 std::pair<FieldTypes, FieldTypes> ReadSchema() {
   std::ifstream file(std::string(DMBENCH_SOURCE_DIR) + "/results/SCHEMA.md");
   EXPECT_TRUE(file) << "results/SCHEMA.md is missing";
-  const std::regex row(R"(^\| `([^`]+)` \| ([a-z-]+) \|)");
+  // Rows look like: | `path` | type | meaning |
+  auto parse_row = [](const std::string& line, std::string* path, std::string* type) {
+    if (!line.starts_with("| `")) return false;
+    const size_t path_end = line.find('`', 3);
+    if (path_end == std::string::npos || line.compare(path_end, 4, "` | ") != 0) return false;
+    const size_t type_end = line.find(" |", path_end + 4);
+    if (type_end == std::string::npos) return false;
+    *path = line.substr(3, path_end - 3);
+    *type = line.substr(path_end + 4, type_end - path_end - 4);
+    return true;
+  };
   std::vector<FieldTypes> tables(1);
-  std::string line;
+  std::string line, path, type;
   bool in_table = false;
   while (std::getline(file, line)) {
-    std::smatch match;
-    if (std::regex_search(line, match, row)) {
+    if (parse_row(line, &path, &type)) {
       in_table = true;
-      tables.back()[match[1]] = match[2];
+      tables.back()[path] = type;
     } else if (in_table && !line.starts_with("|")) {
       in_table = false;
       tables.emplace_back();
@@ -39,8 +48,9 @@ std::pair<FieldTypes, FieldTypes> ReadSchema() {
 const std::set<std::string> kHistogramKeys = {"count", "mean", "min",  "max",    "p50",
                                               "p90",   "p99",  "p999", "buckets"};
 
-nlohmann::json::json_pointer Pointer(const std::string& dotted) {
-  return nlohmann::json::json_pointer("/" + std::regex_replace(dotted, std::regex("\\."), "/"));
+nlohmann::json::json_pointer Pointer(std::string dotted) {
+  std::replace(dotted.begin(), dotted.end(), '.', '/');
+  return nlohmann::json::json_pointer("/" + dotted);
 }
 
 bool HasType(const nlohmann::json& value, const std::string& type) {

@@ -1,0 +1,394 @@
+"""The reproduction report: every figure of the results, a summary of every
+experiment, and the paper's claims (claims.py) against ours.
+
+    /usr/bin/python3 plots/report.py --results-root DIR --out REPORT_DIR
+        [--figures-dir DIR] [--prefix PREFIX] [--command "ae/run.sh ..."]
+
+Finds the experiments under DIR: every subdirectory (and DIR itself) that
+holds an experiment.json of `dmbench sweep`, keyed by the experiment's
+`name`, whatever the directory is called (so /tmp/exp-fig10 and
+results/ae/fig10-breakdown-skewed both work); --prefix keeps only the
+subdirectories whose name starts with PREFIX. Draws each figure with its
+script's draw() (table1.py, fig02.py, ... fig16.py; experiments are grouped by
+the figure their experiment file names) into REPORT_DIR/figures/ (PNG and
+PDF), writes REPORT_DIR/REPORT.md and prints the claims table.
+
+Exit status 1 when any result is missing or malformed: the report is still
+written, with the failing cells marked "error" and every error listed (each
+names the file and field), so that one broken sweep does not hide the rest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import importlib
+import os
+import re
+import shlex
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import claims as claimlib
+import dmbench_results as dr
+
+# Figure (as experiment files name it) -> plot script, output stem, and the
+# script's options that are not about inputs and outputs.
+FIGURES = {
+    "Table 1": ("table1", "table1", {}),
+    "Figure 2": ("fig02", "fig02", {}),
+    "Figure 3": ("fig03", "fig03", {}),
+    "Figure 10": ("fig10", "fig10", {"figure": 10}),
+    "Figure 11": ("fig10", "fig11", {"figure": 11}),
+    "Figure 12": ("fig12", "fig12", {}),
+    "Figure 13": ("fig13", "fig13", {}),
+    "Figure 14": ("fig14", "fig14", {}),
+    "Figure 15": ("fig15", "fig15", {}),
+    "Figure 16": ("fig16", "fig16", {}),
+}
+ORDER = list(FIGURES)
+PROG = "report.py"
+
+
+# ------------------------------------------------------------- discovery
+
+def discover(root: Path, prefix: str = "") -> dict[str, Path]:
+    """Experiment name -> result directory, for every directory under `root`
+    (one level) holding an experiment.json. Two directories with one
+    experiment name are an error: which one the report shows would be a
+    guess."""
+    if not root.is_dir():
+        raise dr.ResultsError(f"{root}: results root not found")
+    candidates = [root] if (root / "experiment.json").is_file() else []
+    for entry in sorted(root.iterdir()):
+        try:
+            if entry.name.startswith(prefix) and (entry / "experiment.json").is_file():
+                candidates.append(entry)
+        except OSError:  # a directory we may not enter (e.g. under /tmp) holds no results
+            continue
+    found: dict[str, Path] = {}
+    for directory in candidates:
+        index_file = directory / "experiment.json"
+        index = dr.read_json(index_file, "experiment index")
+        definition = dr.require(index, "experiment", index_file, dr.OBJECT)
+        name = definition.get("name") or directory.name  # as dr.Experiment.name
+        if name in found:
+            raise dr.ResultsError(
+                f"{found[name]} and {directory}: both hold experiment '{name}'; keep one, or "
+                f"select the directories to report with --prefix PREFIX")
+        found[name] = directory
+    return found
+
+
+def figure_of(experiment: dr.Experiment) -> str | None:
+    """"Figure 10" for "Figure 10 (§5.2.1)", else from a name like fig10-..."""
+    match = re.match(r"\s*(Figure|Table)\s*(\d+)", experiment.figure)
+    if match:
+        return f"{match.group(1)} {int(match.group(2))}"
+    match = re.match(r"(fig|table)0*(\d+)", experiment.name)
+    if match:
+        return f"{'Figure' if match.group(1) == 'fig' else 'Table'} {int(match.group(2))}"
+    return None
+
+
+# ---------------------------------------------------------------- figures
+
+@dataclass
+class Drawn:
+    key: str                      # "Figure 10"
+    experiments: list[dr.Experiment]
+    png: Path | None = None
+    error: str = ""
+
+
+def draw_figures(experiments: dict[str, dr.Experiment], directory: Path) -> list[Drawn]:
+    """One figure per figure key, from all experiments that name it, drawn
+    by the figure's own script (the report adds no drawing of its own)."""
+    groups: dict[str, list[dr.Experiment]] = {}
+    for experiment in experiments.values():
+        key = figure_of(experiment)
+        if key in FIGURES:
+            groups.setdefault(key, []).append(experiment)
+    drawn = []
+    for key in sorted(groups, key=ORDER.index):
+        module_name, stem, options = FIGURES[key]
+        group = sorted(groups[key], key=lambda e: e.name)
+        result = Drawn(key, group)
+        module = importlib.import_module(module_name)
+        args = argparse.Namespace(results=[str(e.directory) for e in group],
+                                  out=str(directory / stem), **options)
+        try:
+            figure = module.draw(group, args)
+            written = dr.save(figure, str(directory / stem))
+            result.png = written[0]
+            for path in written:
+                print(f"wrote {path}")
+        except dr.ResultsError as error:
+            result.error = str(error)
+        drawn.append(result)
+    return drawn
+
+
+# -------------------------------------------------------------- summaries
+
+def index_rows(experiment: dr.Experiment) -> list[list[str]]:
+    rows = []
+    for point in experiment.points:
+        rows.append([point.name, point.label, dr.mix_label(point.mix), point.skew_label,
+                     str(point.clients), claimlib.number(point.field("throughput_mops")),
+                     claimlib.number(point.field("latency_us.p50")),
+                     claimlib.number(point.field("latency_us.p99"))])
+    return rows
+
+
+INDEX_HEADER = ["Point", "Series", "Workload", "Key distribution", "Clients", "Throughput (Mops)",
+                "p50 (µs)", "p99 (µs)"]
+MICRO_HEADER = ["Benchmark", "Point", "Throughput (Mops)", "p50 (µs)", "p99 (µs)"]
+# Fields of a micro point that are results, not the point's parameters.
+MICRO_RESULTS = {"operations", "mops", "gigabytes_per_second", "latency_us", "simulator",
+                 "p50_us", "p99_us"}
+
+
+def micro_rows(experiment: dr.Experiment) -> list[list[str]]:
+    rows = []
+    for point in experiment.points:
+        for number, entry in enumerate(dr.require(point.result, "benchmarks", point.source,
+                                                  dr.LIST)):
+            benchmark = dr.MicroBenchmark(entry, point.source)
+            name = benchmark.field("benchmark", dr.STRING)
+            for index, values in enumerate(benchmark.points()):
+                parameters = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
+                                       for k, v in values.items() if k not in MICRO_RESULTS)
+                rows.append([name, parameters,
+                             claimlib.number(benchmark.point_field(index, "mops")),
+                             claimlib.number(benchmark.point_field(index, "latency_us.p50")),
+                             claimlib.number(benchmark.point_field(index, "latency_us.p99"))])
+    return rows
+
+
+def summary(experiment: dr.Experiment) -> tuple[list[str], list[list[str]]]:
+    if experiment.is_micro:
+        return MICRO_HEADER, micro_rows(experiment)
+    return INDEX_HEADER, index_rows(experiment)
+
+
+@dataclass
+class Provenance:
+    revisions: list[str]
+    nics: list[str]
+    started: list[str]
+
+
+def provenance(experiment: dr.Experiment) -> Provenance:
+    revisions, nics, started = [], [], []
+    for point in experiment.points:
+        revision = dr.require(point.result, "tool.git_revision", point.source, dr.STRING)
+        dirty = dr.require(point.result, "tool.git_dirty", point.source, dr.BOOLEAN)
+        revisions.append(revision + (" (dirty)" if dirty else ""))
+        nics.append(dr.require(point.result, "backend.nic_profile.name", point.source,
+                               dr.STRING))
+        if not experiment.is_micro:  # micro documents carry no wall clock
+            started.append(dr.require(point.result, "wall_clock.started_at", point.source,
+                                      dr.STRING))
+    return Provenance(dr.ordered(revisions), dr.ordered(nics), sorted(started))
+
+
+def short_revision(revision: str) -> str:
+    """The first 12 characters of the commit, keeping a "(dirty)" mark."""
+    commit, _, mark = revision.partition(" ")
+    return commit[:12] + (f" {mark}" if mark else "")
+
+
+def span(times: list[str]) -> str:
+    if not times:
+        return "not recorded"
+    return times[0] if times[0] == times[-1] else f"{times[0]} … {times[-1]}"
+
+
+# --------------------------------------------------------------- markdown
+
+def cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def table(header: list[str], rows: list[list[str]]) -> list[str]:
+    lines = ["| " + " | ".join(cell(h) for h in header) + " |",
+             "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
+    return lines
+
+
+CLAIMS_HEADER = ["ID", "Claim", "Figure", "Paper", "Ours", "Ours/paper (Δ for %)",
+                 "Reproduced?"]
+
+
+def claim_rows(outcomes: list[claimlib.Outcome]) -> list[list[str]]:
+    rows = []
+    for outcome in outcomes:
+        claim = outcome.claim
+        text = claim.text + (f" — *{claim.note}*" if claim.note else "")
+        rows.append([claim.id, f"{text} ({claim.section})", claim.figure,
+                     claimlib.paper_value(claim), claimlib.our_value(outcome),
+                     outcome.comparison or "–", outcome.verdict])
+    return rows
+
+
+def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
+                 found: dict[str, Path], drawn: list[Drawn],
+                 outcomes: list[claimlib.Outcome], errors: list[str]) -> None:
+    lines = ["# dmbench: Sherman (SIGMOD'22) vs FG+ on the simulated RDMA fabric", ""]
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    tally = {v: sum(o.verdict == v for o in outcomes)
+             for v in (claimlib.YES, claimlib.PARTLY, claimlib.NO, claimlib.NOT_RUN,
+                       claimlib.ERROR)}
+    lines += [f"{len(outcomes)} claims of the paper checked: "
+              + ", ".join(f"{count} {verdict}" for verdict, count in tally.items())
+              + " ([rule](#claims)).", ""]
+
+    # Provenance: where every number below comes from.
+    lines += ["## Provenance", "",
+              f"* Results: `{args.results_root.resolve()}` ({len(found)} experiments"
+              + (f", directories starting with `{args.prefix}`" if args.prefix else "") + ")",
+              f"* Command that produced the results: "
+              + (f"`{args.command}`" if args.command else "not given (pass --command)"),
+              f"* Report written {now} by `{shlex.join([PROG] + sys.argv[1:])}`"]
+    rows, revisions, nics, started = [], [], [], []
+    for name in sorted(found):
+        if name not in experiments:
+            rows.append([name, str(found[name]), "error", "", "", ""])
+            continue
+        experiment = experiments[name]
+        try:
+            prov = provenance(experiment)
+        except dr.ResultsError as error:
+            errors.append(str(error))
+            rows.append([name, str(experiment.directory), "error", "", "", ""])
+            continue
+        revisions += prov.revisions
+        nics += prov.nics
+        started += prov.started
+        rows.append([name, str(experiment.directory), str(len(experiment.points)),
+                     ", ".join(short_revision(r) for r in prov.revisions),
+                     ", ".join(prov.nics), span(prov.started)])
+    dirty = any("(dirty)" in r for r in revisions)
+    lines += [f"* dmbench revision: {', '.join(dr.ordered(revisions)) or 'unknown'}"
+              + (" — **built from a tree with uncommitted changes**" if dirty else
+                 " (clean tree)"),
+              f"* NIC profile: {', '.join(dr.ordered(nics)) or 'unknown'} (simulated fabric)",
+              f"* Runs started (wall_clock.started_at): {span(sorted(started))}", ""]
+    lines += table(["Experiment", "Directory", "Points", "Revision", "NIC profile",
+                    "Started"], rows)
+    lines += [""]
+
+    # One section per figure: the figure, then its experiments' points.
+    lines += ["## Figures and experiments", ""]
+    shown = set()
+    for figure in drawn:
+        lines += [f"### {figure.key}", ""]
+        if figure.png is not None:
+            relative = Path(os.path.relpath(figure.png, path.parent)).as_posix()
+            lines += [f"![{figure.key}]({relative})", ""]
+        else:
+            lines += [f"**Not drawn:** {figure.error}", ""]
+        for experiment in figure.experiments:
+            lines += experiment_section(experiment, errors)
+            shown.add(experiment.name)
+    others = [e for name, e in sorted(experiments.items()) if name not in shown]
+    if others:
+        lines += ["### Experiments without a figure script", ""]
+        for experiment in others:
+            lines += experiment_section(experiment, errors)
+
+    lines += ["## Claims", "", claimlib.RULES, ""]
+    lines += table(CLAIMS_HEADER, claim_rows(outcomes))
+    lines += ["", "Numbers of the paper not checked:", ""]
+    lines += [f"* {text}" for text in claimlib.UNCHECKED]
+    if errors:
+        lines += ["", "## Errors", ""] + [f"* {cell(error)}" for error in dr.ordered(errors)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def experiment_section(experiment: dr.Experiment, errors: list[str]) -> list[str]:
+    lines = [f"**{experiment.name}** ({experiment.figure or 'no figure named'}; "
+             f"`{experiment.directory}`)", ""]
+    try:
+        header, rows = summary(experiment)
+        lines += table(header, rows)
+    except dr.ResultsError as error:
+        errors.append(str(error))
+        lines += [f"**Summary not available:** {error}"]
+    return lines + [""]
+
+
+# ------------------------------------------------------------------ stdout
+
+def print_claims(outcomes: list[claimlib.Outcome]) -> None:
+    rows = [(o.claim.id, claimlib.paper_value(o.claim), claimlib.our_value(o),
+             o.comparison or "–", o.verdict) for o in outcomes]
+    widths = [max(len(r[i]) for r in rows + [("claim", "paper", "ours", "ours/paper",
+                                               "verdict")]) for i in range(5)]
+    widths[2] = min(widths[2], 44)
+    print(f"{'claim':{widths[0]}}  {'paper':>{widths[1]}}  {'ours':>{widths[2]}}  "
+          f"{'ours/paper':>{widths[3]}}  verdict")
+    for row in rows:
+        print(f"{row[0]:{widths[0]}}  {row[1]:>{widths[1]}}  {row[2]:>{widths[2]}}  "
+              f"{row[3]:>{widths[3]}}  {row[4]}")
+
+
+# --------------------------------------------------------------------- CLI
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    parser.add_argument("--results-root", required=True, type=Path, metavar="DIR",
+                        help="directory whose subdirectories hold `dmbench sweep` results")
+    parser.add_argument("--out", required=True, type=Path, metavar="REPORT_DIR",
+                        help="where REPORT.md goes")
+    parser.add_argument("--figures-dir", type=Path, metavar="DIR",
+                        help="where the figures go (default REPORT_DIR/figures)")
+    parser.add_argument("--prefix", default="",
+                        help="only subdirectories whose name starts with this (e.g. exp-)")
+    parser.add_argument("--command", default="",
+                        help="the command line that produced the results, for the report")
+    args = parser.parse_args(argv)
+    figures_dir = args.figures_dir or args.out / "figures"
+
+    try:
+        found = discover(args.results_root, args.prefix)
+    except dr.ResultsError as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return 1
+    if not found:
+        print(f"{PROG}: error: {args.results_root}: no experiment results (no "
+              f"{args.prefix or ''}* subdirectory holds an experiment.json)", file=sys.stderr)
+        return 1
+
+    errors: list[str] = []
+    experiments, broken = {}, {}
+    for name, directory in found.items():
+        try:
+            experiments[name] = dr.load_experiment(directory)
+        except dr.ResultsError as error:
+            broken[name] = str(error)
+            errors.append(str(error))
+    outcomes = claimlib.evaluate(experiments, broken)
+    errors += [o.error for o in outcomes if o.error]
+
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+        drawn = draw_figures(experiments, figures_dir)
+        errors += [d.error for d in drawn if d.error]
+        report = args.out / "REPORT.md"
+        write_report(report, args, experiments, found, drawn, outcomes, errors)
+    except OSError as error:
+        print(f"{PROG}: error: {error.filename}: {error.strerror}", file=sys.stderr)
+        return 1
+    print(f"wrote {report}")
+    print_claims(outcomes)
+    for error in dr.ordered(errors):
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

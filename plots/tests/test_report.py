@@ -1,0 +1,220 @@
+"""Runs report.py on fixture results of the experiment files
+(fixtures.paper_experiments) and checks the report: every figure drawn is
+embedded and exists, the claims table has one row per claim, claims of
+absent experiments say "not run", and malformed results fail naming the file
+and field. Also checks the verdict rules of claims.py on hand-picked values.
+
+    /usr/bin/python3 -m unittest discover -s plots/tests -p test_report.py -v
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+import fixtures
+
+PLOTS = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(PLOTS))
+import claims  # noqa: E402  (needs the path above)
+
+TIMEOUT_SECONDS = 120
+MIN_PNG_BYTES = 8 * 1024  # a drawn figure; an empty canvas is about 2 KB
+# Left out of the fixture results, so that their claims must say "not run".
+ABSENT = ("fig13-scalability", "fig03-verbs-outbound")
+# Figures the present experiments make (fig03 from its inbound half alone).
+EXPECTED_FIGURES = {"table1", "fig02", "fig03", "fig10", "fig11", "fig12", "fig14", "fig15",
+                    "fig16"}
+VERDICTS = {claims.YES, claims.PARTLY, claims.NO}
+
+
+def run_report(root: Path, out: Path, *extra: str):
+    return subprocess.run(
+        [sys.executable, str(PLOTS / "report.py"), "--results-root", str(root),
+         "--out", str(out), *extra],
+        capture_output=True, text=True, timeout=TIMEOUT_SECONDS, cwd=PLOTS.parent)
+
+
+def claim_rows(report: str) -> list[list[str]]:
+    """The cells of the claims table's rows (header and rule line skipped)."""
+    section = report.split("\n## Claims\n", 1)[1]
+    lines = [line for line in section.splitlines() if line.startswith("| ")]
+    rows = [[c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]] for line in lines]
+    return rows[1:]  # after the header; the |---| line does not start with "| "
+
+
+class Report(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory(prefix="dmbench-report-")
+        cls.root = Path(cls.tmp.name) / "results"
+        names = sorted(p.stem for p in fixtures.CONFIG_DIR.glob("*.json")
+                       if p.stem not in ABSENT)
+        cls.directories = fixtures.paper_experiments(cls.root, names)
+        cls.out = Path(cls.tmp.name) / "report"
+        cls.process = run_report(cls.root, cls.out, "--command", "fixtures.paper_experiments")
+        report = cls.out / "REPORT.md"
+        cls.report = report.read_text(encoding="utf-8") if report.is_file() else ""
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_report_is_written(self):
+        self.assertEqual(self.process.returncode, 0, self.process.stderr)
+        self.assertEqual(self.process.stderr, "")
+        self.assertIn(f"wrote {self.out / 'REPORT.md'}", self.process.stdout)
+        self.assertTrue(self.report.startswith("# "))
+
+    def test_every_figure_is_embedded_and_exists(self):
+        embedded = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", self.report)
+        drawn = sorted((self.out / "figures").glob("*.png"))
+        self.assertEqual({p.stem for p in drawn}, EXPECTED_FIGURES)
+        self.assertEqual(sorted((self.out / path).resolve() for path in embedded),
+                         sorted(p.resolve() for p in drawn))
+        for path in embedded:
+            self.assertFalse(Path(path).is_absolute(), path)
+            png = self.out / path
+            self.assertTrue(png.read_bytes().startswith(b"\x89PNG"), png)
+            self.assertGreater(png.stat().st_size, MIN_PNG_BYTES, png)
+            pdf = png.with_suffix(".pdf")
+            self.assertTrue(pdf.read_bytes().startswith(b"%PDF"), pdf)
+
+    def test_claims_table_has_one_row_per_claim(self):
+        rows = claim_rows(self.report)
+        self.assertEqual([row[0] for row in rows], [c.id for c in claims.CLAIMS])
+        self.assertTrue(all(len(row) == 7 for row in rows), rows)
+
+    def test_claims_of_absent_experiments_are_not_run(self):
+        needs = {c.id: c.needs for c in claims.CLAIMS}
+        absent = 0
+        for row in claim_rows(self.report):
+            claim_id, ours, verdict = row[0], row[4], row[6]
+            if any(name in ABSENT for name in needs[claim_id]):
+                absent += 1
+                self.assertEqual((ours, verdict), ("not run", "not run"), claim_id)
+            else:  # computed: a number and a verdict
+                self.assertIn(verdict, VERDICTS, claim_id)
+                self.assertRegex(ours, r"^[+−]?[\d,.]+", claim_id)
+        self.assertGreater(absent, 0)
+
+    def test_stdout_lists_every_claim(self):
+        lines = self.process.stdout.splitlines()
+        for claim in claims.CLAIMS:
+            self.assertTrue(any(line.startswith(claim.id + " ") for line in lines), claim.id)
+
+    def test_provenance(self):
+        self.assertIn(fixtures.TOOL["git_revision"], self.report)
+        self.assertIn("(clean tree)", self.report)
+        self.assertIn(fixtures.NIC_PROFILE["name"], self.report)
+        self.assertIn("2026-01-01T00:00:00Z", self.report)
+        self.assertIn("`fixtures.paper_experiments`", self.report)
+
+    def test_malformed_result_fails_naming_file_and_field(self):
+        root = Path(self.tmp.name) / "malformed"
+        source = self.directories["fig14-in-depth"]
+        shutil.copytree(source, root / source.name)
+        index = json.loads((root / source.name / "experiment.json").read_text())
+        point = next(p for p in index["points"] if p["variant"] == "Sherman")
+        result_file = root / source.name / point["result"]
+        result = json.loads(result_file.read_text())
+        del result["operations"]["by_op"]["insert"]["round_trips"]
+        result_file.write_text(json.dumps(result))
+
+        out = Path(self.tmp.name) / "malformed-report"
+        run = run_report(root, out)
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertIn(str(result_file), run.stderr)
+        self.assertIn("operations.by_op.insert.round_trips", run.stderr)
+        # The report still shows what could be computed, and marks the rest.
+        rows = {row[0]: row for row in claim_rows((out / "REPORT.md").read_text())}
+        self.assertEqual(rows["fig14b.sherman.round-trips-p99"][6], "error")
+        self.assertIn(rows["fig14a.sherman.lookups-without-retry"][6], VERDICTS)
+        self.assertEqual(rows["fig10.write-only.sherman-vs-fgplus.throughput"][6], "not run")
+
+    def test_duplicate_experiment_names_fail_and_prefix_selects(self):
+        root = Path(self.tmp.name) / "duplicates"
+        source = self.directories["fig16-hocl"]
+        shutil.copytree(source, root / "a-fig16")
+        shutil.copytree(source, root / "b-fig16")
+        run = run_report(root, Path(self.tmp.name) / "duplicates-report")
+        self.assertEqual(run.returncode, 1)
+        self.assertIn(str(root / "a-fig16"), run.stderr)
+        self.assertIn(str(root / "b-fig16"), run.stderr)
+        out = Path(self.tmp.name) / "prefix-report"
+        run = run_report(root, out, "--prefix", "b-")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertIn(str(root / "b-fig16"), (out / "REPORT.md").read_text())
+
+    def test_no_results_is_an_error(self):
+        empty = Path(self.tmp.name) / "empty"
+        empty.mkdir()
+        run = run_report(empty, Path(self.tmp.name) / "empty-report")
+        self.assertEqual(run.returncode, 1)
+        self.assertIn("no experiment results", run.stderr)
+
+
+class Verdicts(unittest.TestCase):
+    """The rules of claims.RULES on values from the real results."""
+
+    def verdict(self, kind, paper, ours, **fields):
+        claim = claims.Claim(id="t", figure="", section="", text="", paper=paper, unit="x",
+                             kind=kind, needs=(), compute=lambda r: None, **fields)
+        return claims.judge(claim, ours)[1]
+
+    def test_factor_compares_gains(self):
+        self.assertEqual(self.verdict(claims.FACTOR, 1.14, 1.2), claims.YES)
+        self.assertEqual(self.verdict(claims.FACTOR, 1.14, 1.02), claims.PARTLY)
+        self.assertEqual(self.verdict(claims.FACTOR, 24.7, 1.55), claims.PARTLY)
+        self.assertEqual(self.verdict(claims.FACTOR, 1.82, 0.957), claims.NO)
+        self.assertEqual(self.verdict(claims.FACTOR, 5.39, 1.0), claims.NO)
+
+    def test_difference_needs_the_same_sign(self):
+        self.assertEqual(self.verdict(claims.DIFFERENCE, -0.4, -0.3), claims.YES)
+        self.assertEqual(self.verdict(claims.DIFFERENCE, -0.4, -0.064), claims.PARTLY)
+        self.assertEqual(self.verdict(claims.DIFFERENCE, 0.1, -0.064), claims.NO)
+
+    def test_parity_bands(self):
+        self.assertEqual(self.verdict(claims.PARITY, 0.98, 0.936), claims.YES)
+        self.assertEqual(self.verdict(claims.PARITY, 1.0, 0.841), claims.PARTLY)
+        self.assertEqual(self.verdict(claims.PARITY, 1.0, 0.154), claims.NO)
+
+    def test_percent_small_shares_compare_relatively(self):
+        self.assertEqual(self.verdict(claims.PERCENT, 3.6, 5.3), claims.YES)
+        self.assertEqual(self.verdict(claims.PERCENT, 3.6, 0.5), claims.PARTLY)
+        self.assertEqual(self.verdict(claims.PERCENT, 94, 88.9), claims.PARTLY)
+        self.assertEqual(self.verdict(claims.PERCENT, 93.6, 89.2), claims.YES)
+        self.assertEqual(self.verdict(claims.PERCENT, 99.98, 99.77, at_least=True),
+                         claims.PARTLY)
+        self.assertEqual(self.verdict(claims.PERCENT, 99.98, 99.9992, at_least=True),
+                         claims.YES)
+        self.assertEqual(self.verdict(claims.PERCENT, 98, 65), claims.NO)
+
+    def test_absolute_collapse_and_bound(self):
+        self.assertEqual(self.verdict(claims.ABSOLUTE, 44, 73.9), claims.YES)
+        self.assertEqual(self.verdict(claims.ABSOLUTE, 32.9, 4.59), claims.NO)
+        self.assertEqual(self.verdict(claims.ABSOLUTE, 6.2, 2.22), claims.PARTLY)
+        self.assertEqual(self.verdict(claims.COLLAPSE, None, 258), claims.YES)
+        self.assertEqual(self.verdict(claims.COLLAPSE, None, 1.0), claims.NO)
+        self.assertEqual(self.verdict(claims.ABOVE, 50, 77.8), claims.YES)
+        self.assertEqual(self.verdict(claims.ABOVE, 50, 43.7), claims.NO)
+
+    def test_claims_are_well_formed(self):
+        ids = [c.id for c in claims.CLAIMS]
+        self.assertEqual(len(ids), len(set(ids)))
+        configs = {p.stem for p in fixtures.CONFIG_DIR.glob("*.json")}
+        for claim in claims.CLAIMS:
+            self.assertTrue(set(claim.needs) <= configs, claim.id)
+            # A number from the paper, except where it states no number.
+            self.assertEqual(claim.paper is None, claim.kind == claims.COLLAPSE, claim.id)
+            self.assertTrue(claim.text and claim.section.startswith("§"), claim.id)
+
+
+if __name__ == "__main__":
+    unittest.main()
