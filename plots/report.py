@@ -248,7 +248,7 @@ def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
 
     # Provenance: where every number below comes from.
     lines += ["## Provenance", "",
-              f"* Results: `{args.results_root.resolve()}` ({len(found)} experiments"
+              f"* Results: `{args.results_root}` ({len(found)} experiments"
               + (f", directories starting with `{args.prefix}`" if args.prefix else "") + ")",
               f"* Command that produced the results: "
               + (f"`{args.command}`" if args.command else "not given (pass --command)"),
