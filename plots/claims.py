@@ -5,8 +5,8 @@ paraphrase, the paper's value and unit, the experiments it needs (by the
 `name` of configs/experiments/*.json) and a function that computes OUR value
 from loaded results (experiment name -> dmbench_results.Experiment).
 
-Every number below was read from the paper's text (/work/shared/papers/
-sherman-sigmod22.txt, §3.1.1, §3.2, §5.2-§5.7). Where the paper states a
+Every number below was read from the text of the Sherman paper (SIGMOD'22,
+§3.1.1, §3.2, §5.2-§5.7). Where the paper states a
 relation without a number ("almost the same", "does not affect", "collapse"),
 the claim says so in `paper_text` and is judged by a rule for that kind of
 statement instead of against a made-up number. Numbers the paper gives that

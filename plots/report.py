@@ -6,7 +6,7 @@ experiment, and the paper's claims (claims.py) against ours.
 
 Finds the experiments under DIR: every subdirectory (and DIR itself) that
 holds an experiment.json of `dmbench sweep`, keyed by the experiment's
-`name`, whatever the directory is called (so /tmp/exp-fig10 and
+`name`, whatever the directory is called (so my-runs/exp-fig10 and
 results/ae/fig10-breakdown-skewed both work); --prefix keeps only the
 subdirectories whose name starts with PREFIX. Draws each figure with its
 script's draw() (table1.py, fig02.py, ... fig16.py; experiments are grouped by
