@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # The project's test command: sets up dependencies, then builds and runs the
-# whole test suite in a Release build and in an ASan+UBSan build.
+# whole test suite in a Release build and in an ASan+UBSan build, and the
+# local backend's tests (real threads) under ThreadSanitizer. The simulated
+# fabric runs coroutines on one thread, which TSan cannot follow, so only the
+# local backend goes through TSan.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,3 +16,8 @@ for preset in release asan; do
   echo "== $preset: test" >&2
   ctest --preset "$preset" -j "$jobs"
 done
+echo "== tsan: build (local backend)" >&2
+cmake --preset tsan >/dev/null
+cmake --build --preset tsan -j "$jobs" --target local_index_tests
+echo "== tsan: test" >&2
+ctest --preset tsan -j "$jobs" -R '^Local\.'

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "harness/rdma/client.h"
+#include "harness/rdma/cluster.h"
 #include "harness/rdma/sim/event_queue.h"
 #include "harness/rdma/sim/memory_region.h"
 #include "harness/rdma/sim/nic_profile.h"
@@ -48,20 +49,19 @@ struct SimRunStats {
   double events_per_wall_second() const { return wall_seconds > 0 ? events / wall_seconds : 0; }
 };
 
-class SimCluster {
+class SimCluster final : public Cluster {
  public:
-  using ClientBody = std::function<void(Client&)>;
-
   SimCluster(const Topology& topology, const NicProfile& profile, const SimOptions& options);
-  ~SimCluster();
+  ~SimCluster() override;
 
   // Runs `body` on every client (each a coroutine) until all return. Memory
   // and simulated time carry over between runs (e.g. bulkload, then measure).
   // Exceptions from a client propagate; a run where clients block forever
   // fails with an error instead of hanging.
   SimRunStats Run(const ClientBody& body);
+  void RunClients(const ClientBody& body) override { Run(body); }
 
-  const ClusterShape& shape() const { return shape_; }
+  const ClusterShape& shape() const override { return shape_; }
   const Topology& topology() const { return topology_; }
   const NicProfile& profile() const { return profile_; }
   SimTime now() const { return now_; }

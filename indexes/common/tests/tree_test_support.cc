@@ -23,24 +23,23 @@ TreeFixture MakeFixture(const TreeOptions& options, uint32_t machines, uint32_t 
   return fixture;
 }
 
-void Bulkload(TreeFixture& fixture, uint64_t count, uint64_t stride, double fill,
+void Bulkload(rdma::Cluster& cluster, BLinkTree& tree, uint64_t count, uint64_t stride, double fill,
               ConsistencyChecker* checker) {
   std::vector<KeyValue> entries;
   for (uint64_t i = 0; i < count; ++i) entries.emplace_back(1 + i * stride, 1 + i * stride);
-  fixture.cluster->Run([&](rdma::Client& client) {
-    if (client.location().index == 0) fixture.tree->Bulkload(client, entries, fill);
+  cluster.RunClients([&](rdma::Client& client) {
+    if (client.location().index == 0) tree.Bulkload(client, entries, fill);
   });
   if (checker != nullptr) {
     for (const auto& [key, value] : entries) checker->SetInitial(key, value);
   }
 }
 
-WorkloadResult RunCheckedWorkload(TreeFixture& fixture, const WorkloadMix& mix, uint64_t seed,
-                                  ConsistencyChecker& checker) {
+WorkloadResult RunCheckedWorkload(rdma::Cluster& cluster, BLinkTree& tree, const WorkloadMix& mix,
+                                  uint64_t seed, ConsistencyChecker& checker) {
   WorkloadResult result;
-  BLinkTree& tree = *fixture.tree;
-  std::vector<IndexOpStats> per_client(fixture.cluster->shape().clients);
-  fixture.cluster->Run([&](rdma::Client& client) {
+  std::vector<IndexOpStats> per_client(cluster.shape().clients);
+  cluster.RunClients([&](rdma::Client& client) {
     const uint32_t id = client.location().index;
     Random random(DeriveSeed(seed, id));
     IndexOpStats& stats = per_client[id];
@@ -69,7 +68,7 @@ WorkloadResult RunCheckedWorkload(TreeFixture& fixture, const WorkloadMix& mix, 
       }
     }
   });
-  fixture.cluster->Run([&](rdma::Client& client) {
+  cluster.RunClients([&](rdma::Client& client) {
     if (client.location().index != 0) return;
     for (uint64_t key = 1; key <= mix.key_space; ++key) {
       uint64_t value = 0;

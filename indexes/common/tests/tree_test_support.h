@@ -27,8 +27,12 @@ TreeFixture MakeFixture(const TreeOptions& options, uint32_t machines, uint32_t 
 
 // Bulkloads keys 1, 1 + stride, ... (count of them) with value = key, from
 // client 0, and records them as the checker's initial state.
-void Bulkload(TreeFixture& fixture, uint64_t count, uint64_t stride, double fill,
+void Bulkload(rdma::Cluster& cluster, BLinkTree& tree, uint64_t count, uint64_t stride, double fill,
               ConsistencyChecker* checker);
+inline void Bulkload(TreeFixture& fixture, uint64_t count, uint64_t stride, double fill,
+                     ConsistencyChecker* checker) {
+  Bulkload(*fixture.cluster, *fixture.tree, count, stride, fill, checker);
+}
 
 struct WorkloadMix {
   uint64_t key_space = 2000;  // keys are drawn from [1, key_space]
@@ -46,8 +50,12 @@ struct WorkloadResult {
 
 // Runs the mix on every client, then looks up every key of the key space
 // from one client (so that a lost write shows), and checks the history.
-WorkloadResult RunCheckedWorkload(TreeFixture& fixture, const WorkloadMix& mix, uint64_t seed,
-                                  ConsistencyChecker& checker);
+WorkloadResult RunCheckedWorkload(rdma::Cluster& cluster, BLinkTree& tree, const WorkloadMix& mix,
+                                  uint64_t seed, ConsistencyChecker& checker);
+inline WorkloadResult RunCheckedWorkload(TreeFixture& fixture, const WorkloadMix& mix,
+                                         uint64_t seed, ConsistencyChecker& checker) {
+  return RunCheckedWorkload(*fixture.cluster, *fixture.tree, mix, seed, checker);
+}
 
 std::string Describe(const ConsistencyReport& report);
 

@@ -1,0 +1,75 @@
+// The local backend: every client is an OS thread of this process, memory
+// servers are byte arrays of it, and verbs execute directly, at once, on the
+// calling thread. There is no timing model: the backend exists to run index
+// code on real concurrency under ThreadSanitizer.
+//
+// Remote memory is only ever touched through atomics, so that the races RDMA
+// permits (a READ overlapping a WRITE) are defined behaviour here: a READ or
+// WRITE moves aligned 8-byte words (single bytes at unaligned edges), with
+// release stores and acquire loads. A READ can so tear at word granularity,
+// and a WRITE that is seen makes every WRITE its client posted before it
+// visible too (the in-order execution Sherman's combined batches rely on).
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "harness/rdma/chunk_allocator.h"
+#include "harness/rdma/cluster.h"
+#include "harness/rdma/topology.h"
+
+namespace dmbench::rdma::local {
+
+class LocalCluster;
+
+class LocalClient final : public Client {
+ public:
+  LocalClient(LocalCluster& cluster, ClientLocation location, const ClusterShape& shape,
+              ChunkAllocator allocator);
+
+  void ChargeCpu(uint64_t nanoseconds) override;
+  void Yield() override;
+  void Park() override;
+  void Unpark(Client& other) override;
+  uint64_t NowNanoseconds() const override;
+  ChunkAllocator& allocator() override { return allocator_; }
+
+ protected:
+  void ExecuteBatches(std::span<const std::span<WorkRequest>> batches) override;
+
+ private:
+  friend class LocalCluster;
+  LocalCluster& cluster_;
+  ChunkAllocator allocator_;
+  std::mutex park_mutex_;
+  std::condition_variable park_signal_;
+  bool permit_ = false;
+};
+
+class LocalCluster final : public Cluster {
+ public:
+  // One OS thread per client: compute_servers x threads x coroutines.
+  explicit LocalCluster(const Topology& topology, uint64_t on_chip_memory_bytes = 256 * 1024);
+  ~LocalCluster() override;
+
+  void RunClients(const ClientBody& body) override;
+  const ClusterShape& shape() const override { return shape_; }
+
+ private:
+  friend class LocalClient;
+  uint8_t* Memory(const GlobalAddress& address);
+  void Execute(WorkRequest& request);
+  bool aborting() const { return aborting_.load(std::memory_order_acquire); }
+
+  Topology topology_;
+  ClusterShape shape_;
+  std::vector<uint8_t*> host_memory_;
+  std::vector<std::unique_ptr<uint64_t[]>> on_chip_memory_;
+  std::vector<std::unique_ptr<LocalClient>> clients_;
+  std::atomic<bool> aborting_{false};
+};
+
+}  // namespace dmbench::rdma::local
