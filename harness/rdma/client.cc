@@ -49,6 +49,15 @@ uint64_t Client::FetchAndAdd(GlobalAddress word, uint64_t addend) {
   return request.old_value;
 }
 
+void Client::CheckCanWake(const Client& other) const {
+  if (other.location().compute_server != location_.compute_server) {
+    throw VerbError("Unpark: client " + std::to_string(location_.index) +
+                    " may only wake clients of its own compute server " +
+                    std::to_string(location_.compute_server) + ", not client " +
+                    std::to_string(other.location().index));
+  }
+}
+
 void Client::Execute(std::span<WorkRequest> batch) { ExecuteConcurrently(std::span(&batch, 1)); }
 
 void Client::ExecuteConcurrently(std::span<const std::span<WorkRequest>> batches) {

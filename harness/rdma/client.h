@@ -72,6 +72,9 @@ class Client {
   // Executes validated batches (each to one memory server) concurrently and
   // returns when all have completed; fills old_value of atomics.
   virtual void ExecuteBatches(std::span<const std::span<WorkRequest>> batches) = 0;
+  // Throws VerbError unless `other` runs on this client's compute server: the
+  // local primitives share memory, which only one compute server has.
+  void CheckCanWake(const Client& other) const;
 
  private:
   friend class StatsScope;

@@ -79,11 +79,7 @@ void LocalClient::Park() {
 }
 
 void LocalClient::Unpark(Client& other) {
-  if (other.location().compute_server != location().compute_server) {
-    throw VerbError("Unpark: client " + std::to_string(location().index) +
-                    " may only wake clients of its own compute server " +
-                    std::to_string(location().compute_server));
-  }
+  CheckCanWake(other);
   auto& target = static_cast<LocalClient&>(other);
   {
     std::lock_guard lock(target.park_mutex_);

@@ -141,12 +141,7 @@ void SimClient::Park() {
 }
 
 void SimClient::Unpark(Client& other) {
-  if (other.location().compute_server != location().compute_server) {
-    throw VerbError("Unpark: client " + std::to_string(location().index) +
-                    " may only wake clients of its own compute server " +
-                    std::to_string(location().compute_server) + ", not client " +
-                    std::to_string(other.location().index));
-  }
+  CheckCanWake(other);
   auto& target = static_cast<SimClient&>(other);
   if (target.parked_ && !target.wake_pending_) {
     target.wake_pending_ = true;
