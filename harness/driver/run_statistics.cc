@@ -107,11 +107,11 @@ void RunStatistics::Record(workloads::OpType type, uint64_t latency, const rdma:
   by_type_[static_cast<size_t>(type)].Record(latency, verbs, index, IsWrite(type));
 }
 
-const OperationStatistics& RunStatistics::overall() const {
-  // Merged on demand: recording each operation once keeps the hot path short.
-  overall_ = OperationStatistics();
-  for (const OperationStatistics& type : by_type_) overall_.Merge(type);
-  return overall_;
+OperationStatistics RunStatistics::overall() const {
+  // Derived when asked: recording each operation once keeps the hot path short.
+  OperationStatistics all;
+  for (const OperationStatistics& type : by_type_) all.Merge(type);
+  return all;
 }
 
 void RunStatistics::Merge(const RunStatistics& other) {

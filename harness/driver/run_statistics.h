@@ -41,7 +41,8 @@ class RunStatistics {
               const indexes::IndexOpStats& index);
   void Merge(const RunStatistics& other);
 
-  const OperationStatistics& overall() const;
+  // All operation types merged.
+  OperationStatistics overall() const;
   const OperationStatistics& of(workloads::OpType type) const {
     return by_type_[static_cast<size_t>(type)];
   }
@@ -50,7 +51,6 @@ class RunStatistics {
 
  private:
   std::array<OperationStatistics, kOpTypes> by_type_;
-  mutable OperationStatistics overall_;
 };
 
 // A histogram as JSON: count, mean, min, max, percentiles and its buckets.

@@ -53,8 +53,7 @@ uint64_t JsonObjectReader::Unsigned(const std::string& key, uint64_t fallback, u
   known_.insert(key);
   if (!Has(key)) return fallback;
   const nlohmann::json& value = Get(key);
-  if (!value.is_number_integer() ||
-      (value.is_number_integer() && !value.is_number_unsigned() && value.get<int64_t>() < 0)) {
+  if (!value.is_number_integer() || (!value.is_number_unsigned() && value.get<int64_t>() < 0)) {
     Fail(key, "must be an integer in " + RangeText(min, max) + ", got " + Describe(value));
   }
   const uint64_t number = value.get<uint64_t>();

@@ -77,6 +77,10 @@ class BLinkTree {
 
   // Node I/O.
   rdma::GlobalAddress RootAddress(rdma::Client& client, bool refresh);
+  // Whether a READ that took `took_ns` may have missed a wrap-around of 4-bit
+  // versions and must be retried (counted; an error after too many in a row).
+  bool TooSlowToTrust(rdma::GlobalAddress address, uint64_t took_ns, IndexOpStats& stats,
+                      uint32_t& slow_reads) const;
   // Reads a node until it passes its node-level check, and decodes it.
   void ReadNode(rdma::Client& client, rdma::GlobalAddress address, std::vector<uint8_t>& bytes,
                 NodeImage& image, IndexOpStats& stats);

@@ -31,6 +31,16 @@ constexpr uint32_t kMaxConsecutiveSlowReads = 2000;
 
 }  // namespace
 
+bool BLinkTree::TooSlowToTrust(rdma::GlobalAddress address, uint64_t took_ns, IndexOpStats& stats,
+                               uint32_t& slow_reads) const {
+  if (!format_.short_versions() || took_ns <= wrap_window_ns_) return false;
+  ++stats.slow_read_retries;
+  if (++slow_reads == kMaxConsecutiveSlowReads) {
+    SlowReadsFailure(address, took_ns, options_.wrap_window_us);
+  }
+  return true;
+}
+
 bool BLinkTree::Lookup(rdma::Client& client, uint64_t key, uint64_t* value, IndexOpStats& stats) {
   Scratch& scratch = ScratchOf(client);
   NodeImage& leaf = scratch.image;
@@ -47,13 +57,7 @@ bool BLinkTree::Lookup(rdma::Client& client, uint64_t key, uint64_t* value, Inde
         ++stats.read_retries;
         continue;
       }
-      if (format_.short_versions() && took > wrap_window_ns_) {
-        ++stats.slow_read_retries;
-        if (++slow_reads == kMaxConsecutiveSlowReads) {
-          SlowReadsFailure(address, took, options_.wrap_window_us);
-        }
-        continue;
-      }
+      if (TooSlowToTrust(address, took, stats, slow_reads)) continue;
       slow_reads = 0;
       format_.DecodeHeader(scratch.node.data(), &leaf);
       if (leaf.free || leaf.level != 0 || key < leaf.low_fence) {
@@ -143,13 +147,7 @@ void BLinkTree::RangeQuery(rdma::Client& client, uint64_t from, uint64_t to, siz
           const uint64_t again = client.NowNanoseconds();
           client.Read(leaves[i], bytes.data(), format_.node_bytes());
           const uint64_t took = client.NowNanoseconds() - again;
-          if (format_.short_versions() && took > wrap_window_ns_) {
-            ++stats.slow_read_retries;
-            if (++slow_reads == kMaxConsecutiveSlowReads) {
-              SlowReadsFailure(leaves[i], took, options_.wrap_window_us);
-            }
-            continue;
-          }
+          if (TooSlowToTrust(leaves[i], took, stats, slow_reads)) continue;
         }
         if (!format_.NodeConsistent(bytes.data())) {
           ++stats.read_retries;

@@ -223,7 +223,8 @@ int NodeFormat::FindLeafSlot(const uint8_t* node, uint64_t key, LeafSlot* slot) 
     }
     return -1;
   }
-  uint32_t low = 0, high = std::min<uint32_t>(Count(node), leaf_capacity());
+  const uint32_t count = std::min<uint32_t>(Count(node), leaf_capacity());
+  uint32_t low = 0, high = count;
   while (low < high) {
     const uint32_t middle = (low + high) / 2;
     if (key_of(middle) < key) {
@@ -232,7 +233,7 @@ int NodeFormat::FindLeafSlot(const uint8_t* node, uint64_t key, LeafSlot* slot) 
       high = middle;
     }
   }
-  if (low == std::min<uint32_t>(Count(node), leaf_capacity()) || key_of(low) != key) return -1;
+  if (low == count || key_of(low) != key) return -1;
   DecodeSlot(node, low, slot);
   return static_cast<int>(low);
 }

@@ -28,7 +28,6 @@ class MemoryRegion {
   MemoryRegion& operator=(const MemoryRegion&) = delete;
 
   uint8_t* bytes() { return bytes_; }
-  uint64_t size() const { return size_; }
 
   // A READ will sample over a window of `window` before its completion; the
   // write log must reach back that far.

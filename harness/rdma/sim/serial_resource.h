@@ -23,7 +23,6 @@ class SerialResource {
   // Reserves `service` at or after `arrival` (>= now, the current simulated
   // time); returns when the work completes.
   SimTime Serve(SimTime arrival, SimTime service, SimTime now) {
-    busy_ += service;
     // Intervals that ended before now can never matter again.
     while (head_ < busy_intervals_.size() && busy_intervals_[head_].second <= now) ++head_;
     if (head_ > 64 && head_ * 2 > busy_intervals_.size()) {
@@ -66,12 +65,9 @@ class SerialResource {
     return end;
   }
 
-  SimTime busy() const { return busy_; }
-
  private:
   std::vector<std::pair<SimTime, SimTime>> busy_intervals_;  // sorted, disjoint
   size_t head_ = 0;                                          // intervals before it have ended
-  SimTime busy_ = 0;
 };
 
 }  // namespace dmbench::rdma::sim
