@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <stdexcept>
+#include <string>
 
 namespace dmbench {
 
@@ -71,6 +73,42 @@ std::vector<LogLinearHistogram::Bucket> LogLinearHistogram::Buckets() const {
     if (counts_[i] != 0) buckets.push_back({LowOf(i), HighOf(i), counts_[i]});
   }
   return buckets;
+}
+
+LogLinearHistogram LogLinearHistogram::FromBuckets(std::span<const Bucket> buckets, uint64_t min,
+                                                   uint64_t max, unsigned __int128 sum) {
+  LogLinearHistogram histogram;
+  int first = kBucketCount;
+  int last = -1;
+  for (const Bucket& bucket : buckets) {
+    if (bucket.low > bucket.high) {
+      throw std::invalid_argument("bucket [" + std::to_string(bucket.low) + ", " +
+                                  std::to_string(bucket.high) + "] has low > high");
+    }
+    if (bucket.count == 0) continue;
+    if (histogram.count_ + bucket.count < histogram.count_) {
+      throw std::invalid_argument("bucket counts overflow 64 bits");
+    }
+    const int index = IndexOf(bucket.low + (bucket.high - bucket.low) / 2);
+    histogram.counts_[index] += bucket.count;
+    histogram.count_ += bucket.count;
+    first = std::min(first, index);
+    last = std::max(last, index);
+  }
+  if (histogram.count_ == 0) return histogram;
+  // Percentile() clamps to [min, max], so values outside their buckets would
+  // silently shift every percentile; reject them instead.
+  if (IndexOf(min) != first || IndexOf(max) != last) {
+    throw std::invalid_argument("min " + std::to_string(min) + " and max " + std::to_string(max) +
+                                " must lie in the lowest bucket [" + std::to_string(LowOf(first)) +
+                                ", " + std::to_string(HighOf(first)) + "] and the highest [" +
+                                std::to_string(LowOf(last)) + ", " + std::to_string(HighOf(last)) +
+                                "]");
+  }
+  histogram.min_ = min;
+  histogram.max_ = max;
+  histogram.sum_ = sum;
+  return histogram;
 }
 
 }  // namespace dmbench

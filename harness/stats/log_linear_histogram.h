@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace dmbench {
@@ -34,6 +35,17 @@ class LogLinearHistogram {
     uint64_t count;
   };
   std::vector<Bucket> Buckets() const;
+
+  // Rebuilds a histogram from what another reported: its Buckets(), min(),
+  // max() and the sum of its values, so that histograms saved by separate
+  // processes merge as exactly as if they had been recorded in one. Each
+  // bucket is placed by its midpoint, not by `low`, so boundaries that went
+  // through a floating-point scale and back (and lost a few ulps) still land
+  // in the bucket they came from. Throws std::invalid_argument when a bucket
+  // has low > high, the counts overflow, or min and max do not fall in the
+  // first and last non-empty buckets.
+  static LogLinearHistogram FromBuckets(std::span<const Bucket> buckets, uint64_t min, uint64_t max,
+                                        unsigned __int128 sum);
 
  private:
   static constexpr int kSubBuckets = 1 << kSubBits;

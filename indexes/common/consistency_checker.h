@@ -26,6 +26,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iosfwd>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -109,6 +110,21 @@ class ConsistencyChecker {
   ConsistencyReport Check() const;
   // Operations recorded so far (SetInitial not included).
   uint64_t recorded() const;
+
+  // Each compute-server process records only its own clients' operations;
+  // `dmbench merge` checks the union. SaveHistory writes every recorded
+  // operation, but not the SetInitial contents, which the merge re-derives,
+  // in a compact binary format with a magic header and version. The caller
+  // checks `out` for write errors.
+  void SaveHistory(std::ostream& out) const;
+  // Appends a history SaveHistory wrote, keeping its client ids (already
+  // dense over the cluster). Every loaded interval is widened by `widen_ns`
+  // on both sides (invoke saturating at 0, response at 2^64 - 1): the
+  // processes' clocks agree only up to a bounded skew, and a wider interval
+  // only admits more candidates, so skew cannot cause a false violation.
+  // Throws ConfigError ("history file: ...") for a truncated or foreign
+  // stream, leaving this checker unchanged.
+  void LoadHistory(std::istream& in, uint64_t widen_ns);
 
  private:
   void Append(const internal::RecordedOp& op);

@@ -2,17 +2,13 @@
 // the simulated fabric completes them.
 #pragma once
 
-#include <boost/context/stack_context.hpp>
-#include <boost/coroutine2/coroutine.hpp>
-
-#include <exception>
 #include <functional>
-#include <memory>
 #include <span>
 #include <vector>
 
 #include "harness/rdma/chunk_allocator.h"
 #include "harness/rdma/client.h"
+#include "harness/rdma/client_coroutine.h"
 #include "harness/rdma/sim/sim_time.h"
 
 namespace dmbench::rdma::sim {
@@ -44,7 +40,6 @@ class SimClient final : public Client {
 
  private:
   friend class SimCluster;
-  using Coroutine = boost::coroutines2::coroutine<void>;
 
   // Per work request of a batch in flight.
   struct Timing {
@@ -63,30 +58,14 @@ class SimClient final : public Client {
     uint32_t waiting_atomic = 0;
   };
 
-  // Prepares a run of `body`; the coroutine is made when Launch() runs it,
-  // so a coroutine always exists only once it has started.
+  // Prepares a run of `body` on this client; SimCluster then drives it
+  // through coroutine_, whose first Resume() makes the coroutine. `body`
+  // must outlive the run.
   void Start(const std::function<void(Client&)>& body, size_t stack_bytes);
-  void Launch();
-  // Switches from the scheduler into the coroutine until it suspends or
-  // ends; rethrows, on the scheduler's stack, what the client's body threw.
-  void Resume();
-  // Switches from the coroutine back to the scheduler.
-  void Suspend();
-  // Ends the coroutine, unwinding its stack if it is suspended.
-  void Destroy();
   SimTime ThreadTime() const;
 
   SimCluster& cluster_;
   SimThread& thread_;
-  std::unique_ptr<Coroutine::push_type> coroutine_;
-  Coroutine::pull_type* yield_ = nullptr;
-  boost::context::stack_context stack_;  // the coroutine's stack, for the sanitizer
-  const void* scheduler_stack_bottom_ = nullptr;
-  size_t scheduler_stack_size_ = 0;
-  std::exception_ptr failure_;
-  const std::function<void(Client&)>* body_ = nullptr;
-  size_t stack_bytes_ = 0;
-  bool finished_ = true;
   bool parked_ = false;
   bool wake_pending_ = false;
   bool permit_ = false;
@@ -94,6 +73,9 @@ class SimClient final : public Client {
   std::vector<InFlightBatch> in_flight_;  // sized at each post; stable while in flight
   uint32_t batches_scheduling_ = 0;       // batches whose completion time is not known yet
   SimTime all_done_ = 0;
+  // Last, so that destroying a client unwinds its body while the state the
+  // body may touch is still alive.
+  ClientCoroutine coroutine_;
 };
 
 }  // namespace dmbench::rdma::sim

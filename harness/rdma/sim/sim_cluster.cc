@@ -265,11 +265,11 @@ void SimCluster::Dispatch(const Event& event) {
   SimClient* client = event.client;
   switch (event.kind) {
     case EventKind::kStart:
-      client->Launch();
+      client->coroutine_.Resume();
       break;
     case EventKind::kResume:
       client->wake_pending_ = false;
-      client->Resume();
+      client->coroutine_.Resume();
       break;
     case EventKind::kExecuteRead: {
       const Batch& batch = client->in_flight_[event.group];
@@ -325,7 +325,7 @@ SimRunStats SimCluster::Run(const ClientBody& body) {
     // Unwind every coroutine, and forget the work they had queued at the
     // NICs, so that the cluster can run again.
     while (!events_.Empty()) events_.Pop();
-    for (auto& client : clients_) client->Destroy();
+    for (auto& client : clients_) client->coroutine_.Destroy();
     for (Nic& nic : nics_) {
       for (AtomicBucket& bucket : nic.buckets) bucket = AtomicBucket{.free_at = bucket.free_at};
     }
@@ -334,8 +334,8 @@ SimRunStats SimCluster::Run(const ClientBody& body) {
 
   uint32_t blocked = 0;
   for (auto& client : clients_) {
-    if (!client->finished_) ++blocked;
-    client->Destroy();
+    if (!client->coroutine_.finished()) ++blocked;
+    client->coroutine_.Destroy();
   }
   if (blocked > 0) {
     throw VerbError("simulation deadlocked: " + std::to_string(blocked) +

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <vector>
 
 #include "harness/util/random.h"
@@ -81,6 +82,56 @@ TEST(LogLinearHistogram, EmptyReportsZero) {
   EXPECT_EQ(histogram.Percentile(99), 0u);
   EXPECT_EQ(histogram.count(), 0u);
   EXPECT_TRUE(histogram.Buckets().empty());
+}
+
+// Every query of a rebuilt histogram, and of merges with it, must equal
+// the original's; otherwise a merge of saved results differs from one run.
+TEST(LogLinearHistogram, FromBucketsRebuildsEveryQuery) {
+  LogLinearHistogram original, other;
+  unsigned __int128 sum = 0;
+  for (uint64_t v : {uint64_t{3}, uint64_t{127}, uint64_t{128}, uint64_t{5000}, uint64_t{123456789},
+                     ~uint64_t{0}}) {
+    original.Record(v, 3);
+    sum += static_cast<unsigned __int128>(v) * 3;
+  }
+  other.Record(40);
+  const std::vector<LogLinearHistogram::Bucket> buckets = original.Buckets();
+  LogLinearHistogram rebuilt =
+      LogLinearHistogram::FromBuckets(buckets, original.min(), original.max(), sum);
+  EXPECT_EQ(rebuilt.count(), original.count());
+  EXPECT_EQ(rebuilt.min(), original.min());
+  EXPECT_EQ(rebuilt.max(), original.max());
+  EXPECT_DOUBLE_EQ(rebuilt.mean(), original.mean());
+  for (double p : {0.0, 10.0, 50.0, 90.0, 99.0, 100.0}) {
+    EXPECT_EQ(rebuilt.Percentile(p), original.Percentile(p)) << "p" << p;
+  }
+  rebuilt.Merge(other);
+  original.Merge(other);
+  EXPECT_EQ(rebuilt.Percentile(10), original.Percentile(10));
+  EXPECT_EQ(rebuilt.min(), original.min());
+  EXPECT_EQ(rebuilt.Buckets().size(), original.Buckets().size());
+}
+
+TEST(LogLinearHistogram, FromBucketsToleratesBoundariesOffByRounding) {
+  LogLinearHistogram original;
+  original.Record(1000000);
+  LogLinearHistogram::Bucket bucket = original.Buckets().front();
+  bucket.low -= 1;  // as if scaled to microseconds and back with a rounding error
+  bucket.high += 1;
+  const LogLinearHistogram rebuilt =
+      LogLinearHistogram::FromBuckets({&bucket, 1}, 1000000, 1000000, 1000000);
+  ASSERT_EQ(rebuilt.Buckets().size(), 1u);
+  EXPECT_EQ(rebuilt.Buckets().front().low, original.Buckets().front().low);
+  EXPECT_EQ(rebuilt.Percentile(50), 1000000u);
+}
+
+TEST(LogLinearHistogram, FromBucketsRejectsInconsistentInput) {
+  const LogLinearHistogram::Bucket bucket{10, 10, 2};
+  EXPECT_THROW(LogLinearHistogram::FromBuckets({&bucket, 1}, 9, 10, 20), std::invalid_argument);
+  EXPECT_THROW(LogLinearHistogram::FromBuckets({&bucket, 1}, 10, 11, 20), std::invalid_argument);
+  const LogLinearHistogram::Bucket inverted{10, 9, 2};
+  EXPECT_THROW(LogLinearHistogram::FromBuckets({&inverted, 1}, 10, 10, 20), std::invalid_argument);
+  EXPECT_EQ(LogLinearHistogram::FromBuckets({}, 0, 0, 0).count(), 0u);
 }
 
 }  // namespace

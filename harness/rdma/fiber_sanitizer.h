@@ -1,5 +1,5 @@
-// Tells AddressSanitizer when the simulator switches between the scheduler's
-// stack and a coroutine's. Boost 1.74's fcontext switches stacks without
+// Tells AddressSanitizer when a thread switches between its scheduler's
+// stack and a client coroutine's. Boost 1.74's fcontext switches stacks without
 // telling it, which makes ASan report false errors on coroutine stacks (most
 // visibly when an exception unwinds one). Compiles to nothing without ASan.
 #pragma once
@@ -11,7 +11,7 @@
 #include <sanitizer/common_interface_defs.h>
 #endif
 
-namespace dmbench::rdma::sim::fiber_sanitizer {
+namespace dmbench::rdma::fiber_sanitizer {
 
 // Before switching to the stack [bottom, bottom + size); `fake_stack` keeps
 // this side's state (nullptr when this side is finishing for good).
@@ -38,4 +38,4 @@ inline void ForgetStack([[maybe_unused]] void* bottom, [[maybe_unused]] size_t s
 #endif
 }
 
-}  // namespace dmbench::rdma::sim::fiber_sanitizer
+}  // namespace dmbench::rdma::fiber_sanitizer

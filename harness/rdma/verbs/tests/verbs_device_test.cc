@@ -1,0 +1,294 @@
+// The verbs backend against a real RDMA device (Soft-RoCE in CI: run inside
+// the VM by ae/softroce/, not by CTest on hosts without RDMA). Memory servers
+// run in this process on threads, compute servers connect to them over the
+// device, so every verb crosses the real rdma-core stack.
+//
+// DMBENCH_TEST_RDMA_ADDRESSES: two local addresses of the device, comma
+// separated (default "10.0.0.1,10.0.0.2", the VM's).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "harness/rdma/errors.h"
+#include "harness/rdma/memory_layout.h"
+#include "harness/rdma/verbs/memory_server.h"
+#include "harness/rdma/verbs/verbs_cluster.h"
+
+namespace dmbench::rdma::verbs {
+namespace {
+
+std::vector<std::string> TestAddresses() {
+  const char* variable = std::getenv("DMBENCH_TEST_RDMA_ADDRESSES");
+  const std::string text = variable != nullptr ? variable : "10.0.0.1,10.0.0.2";
+  std::vector<std::string> addresses;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = text.find(',', start);
+    addresses.push_back(text.substr(start, comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return addresses;
+}
+
+// A memory server serving on a thread of this process.
+class ServedMemory {
+ public:
+  explicit ServedMemory(const std::string& address) {
+    ServeOptions options;
+    options.listen = address + ":0";
+    options.host_memory_mib = 16;
+    server_ = std::make_unique<MemoryServer>(options);
+    endpoint_ = address + ":" + std::to_string(server_->port());
+    thread_ = std::thread([this] { server_->Serve(stop_, nullptr); });
+  }
+  ~ServedMemory() { Stop(); }
+  // Stops serving and closes every connection, as a killed server would.
+  void Stop() {
+    stop_.store(true);
+    if (thread_.joinable()) thread_.join();
+    server_.reset();
+  }
+  MemoryServer& server() { return *server_; }
+  const std::string& endpoint() const { return endpoint_; }
+
+ private:
+  std::unique_ptr<MemoryServer> server_;
+  std::string endpoint_;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+class VerbsDevice : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (const std::string& address : TestAddresses()) {
+      servers_.push_back(std::make_unique<ServedMemory>(address));
+    }
+    topology_.memory_servers = static_cast<uint32_t>(servers_.size());
+    topology_.compute_servers = 1;
+    topology_.colocated = false;
+    topology_.threads_per_compute_server = 2;
+    topology_.coroutines_per_thread = 3;
+    topology_.host_memory_mib = 16;
+    topology_.chunk_mib = 1;
+  }
+  VerbsOptions Options(uint32_t compute_server = 0) const {
+    VerbsOptions options;
+    for (const auto& server : servers_) options.memory_servers.push_back(server->endpoint());
+    options.compute_server = compute_server;
+    options.connect_timeout_ms = 3000;
+    options.completion_timeout_ms = 5000;
+    return options;
+  }
+
+  std::vector<std::unique_ptr<ServedMemory>> servers_;
+  Topology topology_;
+};
+
+TEST_F(VerbsDevice, VerbsBatchesAndAtomicsDoWhatTheySay) {
+  VerbsCluster cluster(topology_, Options());
+  const ClusterShape& shape = cluster.shape();
+  ASSERT_EQ(shape.clients, 6u);
+  EXPECT_FALSE(shape.masked_compare_and_swap);
+  const uint64_t base = MemoryLayout::kFirstChunkOffset;
+  std::atomic<int> checked{0};
+  cluster.RunClients([&](Client& client) {
+    const uint32_t id = client.location().index;
+    for (uint16_t server = 0; server < shape.memory_servers; ++server) {
+      // A large WRITE (staged) and a small one (inline), then READs back.
+      std::vector<uint8_t> node(1024), back(1024);
+      for (size_t i = 0; i < node.size(); ++i) node[i] = static_cast<uint8_t>(id * 7 + i + server);
+      const GlobalAddress mine = GlobalAddress::Host(server, base + id * 4096);
+      client.Write(mine, node.data(), 1024);
+      client.Read(mine, back.data(), 1024);
+      EXPECT_EQ(node, back);
+      const uint64_t word = 0x1122334455667788ull + id;
+      client.Write((mine + 2048), &word, 8);
+      // A batch executes in order: the READ sees the WRITE before it.
+      uint64_t seen = 0;
+      const uint64_t updated = word + 1;
+      WorkRequest batch[2] = {
+          {.verb = Verb::kWrite,
+           .remote = (mine + 2048),
+           .local = const_cast<uint64_t*>(&updated),
+           .length = 8},
+          {.verb = Verb::kRead, .remote = (mine + 2048), .local = &seen, .length = 8}};
+      client.Execute(batch);
+      EXPECT_EQ(seen, updated);
+      // CAS: success returns the expected value, failure the current one.
+      const GlobalAddress lock = GlobalAddress::OnChip(server, 8 * id);
+      EXPECT_EQ(client.CompareAndSwap(lock, 0, 5), 0u);
+      EXPECT_EQ(client.CompareAndSwap(lock, 0, 9), 5u);
+      // FAA on one shared counter from every client.
+      for (int i = 0; i < 50; ++i) {
+        client.FetchAndAdd(GlobalAddress::Host(server, MemoryLayout::kIndexAreaOffset), 1);
+      }
+    }
+    // Parallel READs to both servers: one round trip.
+    uint64_t first = 0, second = 0;
+    WorkRequest to_first[1] = {{.verb = Verb::kRead,
+                                .remote = GlobalAddress::Host(0, MemoryLayout::kIndexAreaOffset),
+                                .local = &first,
+                                .length = 8}};
+    WorkRequest to_last[1] = {
+        {.verb = Verb::kRead,
+         .remote = GlobalAddress::Host(static_cast<uint16_t>(shape.memory_servers - 1),
+                                       MemoryLayout::kIndexAreaOffset),
+         .local = &second,
+         .length = 8}};
+    const std::span<WorkRequest> both[2] = {to_first, to_last};
+    OpStats stats;
+    {
+      StatsScope scope(client, stats);
+      client.ExecuteConcurrently(both);
+    }
+    EXPECT_EQ(stats.round_trips, 1u);
+    EXPECT_GT(first, 0u);
+    ++checked;
+  });
+  EXPECT_EQ(checked.load(), 6);
+  cluster.RunClients([&](Client& client) {
+    if (client.location().index != 0) return;
+    for (uint16_t server = 0; server < shape.memory_servers; ++server) {
+      uint64_t total = 0;
+      client.Read(GlobalAddress::Host(server, MemoryLayout::kIndexAreaOffset), &total, 8);
+      EXPECT_EQ(total, 6u * 50);
+    }
+  });
+}
+
+TEST_F(VerbsDevice, ParkAndUnparkWakeAcrossThreadsAndCoroutines) {
+  VerbsCluster cluster(topology_, Options());
+  std::vector<Client*> clients(cluster.shape().clients, nullptr);
+  std::atomic<uint32_t> ready{0};
+  std::atomic<uint32_t> woken{0};
+  cluster.RunClients([&](Client& client) {
+    const uint32_t id = client.location().index;
+    clients[id] = &client;
+    ++ready;
+    while (ready.load() < clients.size()) client.Yield();
+    // A ring: each wakes the next, then waits to be woken.
+    client.Unpark(*clients[(id + 1) % clients.size()]);
+    client.Park();
+    ++woken;
+  });
+  EXPECT_EQ(woken.load(), clients.size());
+}
+
+TEST_F(VerbsDevice, OnChipMemoryIsDeviceMemoryOrAFallbackOnRecord) {
+  VerbsCluster cluster(topology_, Options());
+  const bool device_memory = servers_[0]->server().info().on_chip_is_device_memory;
+  const nlohmann::json described = cluster.Describe();
+  EXPECT_EQ(described["type"], "verbs");
+  if (device_memory) {
+    EXPECT_TRUE(cluster.fallbacks().empty());
+  } else {
+    ASSERT_EQ(cluster.fallbacks().size(), servers_.size());
+    EXPECT_NE(cluster.fallbacks()[0].find("no NIC device memory"), std::string::npos)
+        << cluster.fallbacks()[0];
+    EXPECT_EQ(described["memory_servers"][0]["on_chip"], "host memory");
+  }
+}
+
+TEST_F(VerbsDevice, ACompletionErrorNamesTheVerbAndTheStatus) {
+  VerbsCluster cluster(topology_, Options());
+  servers_[0]->server().RevokeRegistrations();
+  try {
+    cluster.RunClients([&](Client& client) {
+      uint64_t value = 0;
+      client.Read(GlobalAddress::Host(0, MemoryLayout::kIndexAreaOffset), &value, 8);
+    });
+    FAIL() << "a READ of deregistered memory succeeded";
+  } catch (const VerbError& error) {
+    const std::string text = error.what();
+    EXPECT_NE(text.find("RDMA READ to memory server 0 (" + servers_[0]->endpoint() + ") failed"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("IBV_WC_"), std::string::npos) << text;
+  }
+  // The cluster is broken now, and says so instead of trying again.
+  EXPECT_THROW(cluster.RunClients([](Client&) {}), VerbError);
+}
+
+TEST_F(VerbsDevice, AMemoryServerThatDiesAbortsTheRunWithItsName) {
+  VerbsCluster cluster(topology_, Options());
+  const auto start = std::chrono::steady_clock::now();
+  std::thread killer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    servers_.back()->Stop();
+  });
+  try {
+    cluster.RunClients([&](Client& client) {
+      const auto last = static_cast<uint16_t>(cluster.shape().memory_servers - 1);
+      for (;;) {
+        uint64_t value = 0;
+        client.Read(GlobalAddress::Host(last, MemoryLayout::kIndexAreaOffset), &value, 8);
+      }
+    });
+    ADD_FAILURE() << "the run went on without its memory server";
+  } catch (const VerbError& error) {
+    const std::string text = error.what();
+    EXPECT_NE(text.find("memory server " + std::to_string(servers_.size() - 1)), std::string::npos)
+        << text;
+  }
+  killer.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+}
+
+TEST_F(VerbsDevice, NobodyListeningIsAClearConnectionError) {
+  VerbsOptions options = Options();
+  options.memory_servers[0] = TestAddresses()[0] + ":1";
+  options.connect_timeout_ms = 1000;
+  try {
+    VerbsCluster cluster(topology_, options);
+    FAIL() << "connected to a port nobody listens on";
+  } catch (const VerbError& error) {
+    EXPECT_NE(std::string(error.what()).find("memory server 0 (" + options.memory_servers[0] + ")"),
+              std::string::npos)
+        << error.what();
+  }
+}
+
+TEST_F(VerbsDevice, BarrierWaitsForEveryComputeServer) {
+  topology_.compute_servers = 2;
+  topology_.threads_per_compute_server = 1;
+  VerbsCluster first(topology_, Options(0));
+  VerbsOptions lonely = Options(1);
+  VerbsCluster second(topology_, lonely);
+  VerbsCluster::BarrierPassage passages[2];
+  std::thread other([&] { passages[1] = second.Barrier(0, "start"); });
+  passages[0] = first.Barrier(0, "start");
+  other.join();
+  EXPECT_GT(passages[0].released_ns, 0u);
+  EXPECT_GT(passages[1].released_ns, 0u);
+  // The same process's clock: both saw the release within their uncertainty.
+  const uint64_t gap = passages[0].released_ns > passages[1].released_ns
+                           ? passages[0].released_ns - passages[1].released_ns
+                           : passages[1].released_ns - passages[0].released_ns;
+  EXPECT_LE(gap, passages[0].uncertainty_ns + passages[1].uncertainty_ns);
+}
+
+TEST_F(VerbsDevice, ABarrierNobodyElseReachesTimesOutByName) {
+  topology_.compute_servers = 2;
+  VerbsOptions options = Options(0);
+  options.barrier_timeout_ms = 300;
+  VerbsCluster cluster(topology_, options);
+  try {
+    cluster.Barrier(1, "bulkload done");
+    FAIL() << "a barrier of two passed with one";
+  } catch (const VerbError& error) {
+    EXPECT_NE(std::string(error.what()).find("barrier 'bulkload done': 1 of 2 compute servers"),
+              std::string::npos)
+        << error.what();
+  }
+}
+
+}  // namespace
+}  // namespace dmbench::rdma::verbs
