@@ -73,4 +73,14 @@ void WriteJsonFile(const std::string& file, const nlohmann::json& document) {
   std::filesystem::rename(temporary, path);
 }
 
+void WriteHistoryFile(const std::string& file, const indexes::ConsistencyChecker& checker) {
+  const std::string temporary = file + ".partial";
+  {
+    std::ofstream stream(temporary, std::ios::binary);
+    checker.SaveHistory(stream);
+    if (!stream) throw std::runtime_error("cannot write " + temporary);
+  }
+  std::filesystem::rename(temporary, file);
+}
+
 }  // namespace dmbench::cli

@@ -7,6 +7,8 @@
 #include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
 
+#include "indexes/common/consistency_checker.h"
+
 namespace dmbench::cli {
 
 // Parses a subcommand's options; returns false after printing --help.
@@ -21,5 +23,8 @@ std::vector<double> ParseNumberList(const std::string& option, const std::string
 // Writes `document` to `file` (pretty-printed); throws on failure, so no
 // result is silently lost.
 void WriteJsonFile(const std::string& file, const nlohmann::json& document);
+
+// Writes a checker's history (ConsistencyChecker::SaveHistory) the same way.
+void WriteHistoryFile(const std::string& file, const indexes::ConsistencyChecker& checker);
 
 }  // namespace dmbench::cli

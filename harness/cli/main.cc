@@ -5,8 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "harness/cli/merge_command.h"
 #include "harness/cli/micro_command.h"
 #include "harness/cli/run_command.h"
+#include "harness/cli/serve_command.h"
 #include "harness/cli/sweep_command.h"
 #include "harness/rdma/errors.h"
 
@@ -18,6 +20,8 @@ constexpr const char* kUsage =
     "  run     one benchmark from a config file: bulkload, warm-up, measured window\n"
     "  sweep   every point of an experiment (a paper figure), one result file each\n"
     "  micro   substrate microbenchmarks on the simulated fabric (Sherman Figs. 2, 3)\n"
+    "  serve   a memory server of a real RDMA cluster\n"
+    "  merge   one result from the results of a real cluster's compute servers\n"
     "Run 'dmbench <command> --help' for a command's options.\n";
 
 }  // namespace
@@ -34,7 +38,10 @@ int main(int argc, char** argv) {
     if (command == "run") return dmbench::cli::RunRunCommand(rest);
     if (command == "sweep") return dmbench::cli::RunSweepCommand(rest);
     if (command == "micro") return dmbench::cli::RunMicroCommand(rest);
-    std::cerr << "dmbench: unknown command '" << command << "' (allowed: run, sweep, micro)\n"
+    if (command == "serve") return dmbench::cli::RunServeCommand(rest);
+    if (command == "merge") return dmbench::cli::RunMergeCommand(rest);
+    std::cerr << "dmbench: unknown command '" << command
+              << "' (allowed: run, sweep, micro, serve, merge)\n"
               << kUsage;
     return 2;
   } catch (const dmbench::ConfigError& error) {

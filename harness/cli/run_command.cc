@@ -2,11 +2,14 @@
 
 #include <boost/program_options.hpp>
 
+#include <filesystem>
 #include <iostream>
 
 #include "harness/cli/cli_support.h"
 #include "harness/driver/benchmark_runner.h"
 #include "harness/driver/run_config.h"
+#include "harness/rdma/errors.h"
+#include "harness/util/json_object_reader.h"
 
 namespace dmbench::cli {
 
@@ -23,6 +26,10 @@ int RunRunCommand(const std::vector<std::string>& arguments) {
       "override a field: --set index.combine=false --set workload.theta=0.9")(
       "out", po::value<std::string>(), "write the result JSON here (results/SCHEMA.md)")(
       "verify", "validate every operation with the consistency checker (same as run.verify)")(
+      "memory-servers", po::value<std::string>(),
+      "real cluster: host:port,... of each 'dmbench serve' (sets backend.type=verbs)")(
+      "compute-server", po::value<uint32_t>(),
+      "real cluster: which compute server this process is (backend.compute_server)")(
       "quiet,q", "no progress lines on stderr");
   po::variables_map values;
   if (!ParseOptions(arguments, options, values)) return 0;
@@ -33,21 +40,61 @@ int RunRunCommand(const std::vector<std::string>& arguments) {
   std::vector<std::string> sets;
   if (values.count("set")) sets = values["set"].as<std::vector<std::string>>();
   if (values.count("verify")) sets.push_back("run.verify=true");
+  if (values.count("memory-servers")) {
+    nlohmann::json list = nlohmann::json::array();
+    const std::string text = values["memory-servers"].as<std::string>();
+    for (size_t start = 0; start <= text.size();) {
+      const size_t comma = text.find(',', start);
+      list.push_back(text.substr(start, comma - start));
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    // A config written for the simulated fabric runs as is: its backend
+    // section (a NIC profile) means nothing on a real cluster.
+    const nlohmann::json document = ReadJsonFile(values["config"].as<std::string>());
+    if (document.value("backend", nlohmann::json::object()).value("type", "sim") != "verbs") {
+      sets.insert(sets.begin(), R"(backend={"type": "verbs"})");
+    }
+    sets.push_back("backend.memory_servers=" + list.dump());
+  }
+  if (values.count("compute-server")) {
+    sets.push_back("backend.compute_server=" +
+                   std::to_string(values["compute-server"].as<uint32_t>()));
+  }
   const driver::RunConfig config = driver::LoadRunConfig(values["config"].as<std::string>(), sets);
 
   const driver::BenchmarkOutcome outcome =
       driver::RunBenchmark(config, values.count("quiet") ? nullptr : &std::cerr);
+  if (outcome.history && !values.count("out")) {
+    throw ConfigError(
+        "--verify with several compute servers needs --out: the history goes beside the result "
+        "for 'dmbench merge' to check");
+  }
   if (values.count("out")) {
-    WriteJsonFile(values["out"].as<std::string>(), outcome.result);
-    if (!values.count("quiet")) std::cerr << "wrote " << values["out"].as<std::string>() << "\n";
+    const std::string out = values["out"].as<std::string>();
+    nlohmann::json result = outcome.result;
+    if (outcome.history) {
+      // Beside the result, named in it, for `dmbench merge`.
+      const std::string history = out + ".history";
+      WriteHistoryFile(history, *outcome.history);
+      result["verify"]["history_file"] = std::filesystem::path(history).filename().string();
+    }
+    WriteJsonFile(out, result);
+    if (!values.count("quiet")) std::cerr << "wrote " << out << "\n";
   }
   std::cout << config.name << " (" << config.index_type << ": " << config.index.Describe() << ")\n"
             << driver::SummaryTable(outcome.result);
   const auto& wall = outcome.result["wall_clock"];
-  std::cout << "simulator: " << wall["index_operations_per_wall_second"].get<double>() / 1e6
-            << " M index operations per wall-clock second on one core ("
-            << wall["events_per_wall_second"].get<double>() / 1e6 << " M events/s)\n";
-  if (config.verify) {
+  if (wall.contains("index_operations_per_wall_second")) {
+    std::cout << "simulator: " << wall["index_operations_per_wall_second"].get<double>() / 1e6
+              << " M index operations per wall-clock second on one core ("
+              << wall["events_per_wall_second"].get<double>() / 1e6 << " M events/s)\n";
+  }
+  if (outcome.history) {
+    std::cout << "verify: " << outcome.history->recorded()
+              << " operations recorded; 'dmbench merge' checks them with the other compute "
+                 "servers'\n";
+  } else if (config.verify) {
     const auto& verify = outcome.result["verify"];
     std::cout << "verify: " << verify["operations_checked"] << " operations checked, "
               << verify["violations"] << " violations\n";

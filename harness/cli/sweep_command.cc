@@ -65,7 +65,7 @@ pid_t Spawn(const std::vector<std::string>& arguments, const fs::path& log) {
 int RunSweepCommand(const std::vector<std::string>& arguments) {
   po::options_description options(
       "usage: dmbench sweep --experiment FILE [--out DIR] [--resume] [--jobs N] [--set "
-      "path=value]...\n"
+      "path=value]... [--configs-only]\n"
       "Runs every point of an experiment (configs/experiments/*.json), one result JSON each.\n"
       "options");
   options.add_options()("help,h", "show this help")("experiment", po::value<std::string>(),
@@ -75,7 +75,10 @@ int RunSweepCommand(const std::vector<std::string>& arguments) {
       "jobs,j", po::value<unsigned>()->default_value(1), "points run in parallel, in processes")(
       "set", po::value<std::vector<std::string>>()->composing(),
       "override a field of every point: --set run.measure_ms=2")("list",
-                                                                 "print the points and exit");
+                                                                 "print the points and exit")(
+      "configs-only",
+      "write each point's run config as DIR/POINT.config.json, print their paths and run "
+      "nothing (a real-cluster driver, ae/cluster/run.sh, runs them one by one)");
   po::variables_map values;
   if (!ParseOptions(arguments, options, values)) return 0;
   if (!values.count("experiment")) {
@@ -92,6 +95,13 @@ int RunSweepCommand(const std::vector<std::string>& arguments) {
     for (const auto& point : experiment.points) std::cout << point.name << "\n";
     return 0;
   }
+  // A microbenchmark point is a 'dmbench micro' command line, not a run
+  // config: there is nothing a cluster driver could run.
+  if (values.count("configs-only") && !experiment.points.front().micro_arguments.empty()) {
+    throw ConfigError("--configs-only: " + experiment.name +
+                      " is a microbenchmark experiment (\"micro\"), which has no run configs; "
+                      "only index-run experiments (\"base\", \"variants\", \"sweep\") have");
+  }
   const fs::path directory = values.count("out") ? fs::path(values["out"].as<std::string>())
                                                  : fs::path("results") / experiment.name;
   fs::create_directories(directory);
@@ -104,6 +114,19 @@ int RunSweepCommand(const std::vector<std::string>& arguments) {
                                {"result", point.name + ".json"}});
   }
   WriteJsonFile((directory / "experiment.json").string(), index);
+
+  if (values.count("configs-only")) {
+    // The same files a sweep writes before running each point, so that a
+    // point run elsewhere ran exactly what the sweep would have.
+    for (const auto& point : experiment.points) {
+      const fs::path config_file = directory / (point.name + ".config.json");
+      WriteJsonFile(config_file.string(), point.config);
+      std::cout << config_file.string() << "\n";
+    }
+    std::cerr << "[" << experiment.name << "] " << experiment.points.size()
+              << " point configs written to " << directory.string() << " (nothing run)\n";
+    return 0;
+  }
 
   const std::string self = fs::read_symlink("/proc/self/exe").string();
   std::vector<size_t> pending;

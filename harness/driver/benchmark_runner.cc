@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "harness/driver/build_info.h"
+#include "harness/driver/fabric.h"
 #include "harness/driver/run_statistics.h"
-#include "harness/rdma/sim/sim_cluster.h"
 #include "indexes/common/consistency_checker.h"
 #include "indexes/tree_factory.h"
 #include "workloads/client_workload.h"
@@ -30,35 +30,38 @@ std::string UtcNow() {
 }
 
 // Executes one operation, recording it for the checker when there is one.
+// The checker's times count from `origin`, the cluster-wide start, so that
+// the histories of several compute-server processes share one clock.
 void Execute(indexes::BLinkTree& tree, rdma::Client& client, const workloads::Operation& op,
              indexes::IndexOpStats& stats, std::vector<indexes::KeyValue>& range,
-             indexes::ConsistencyChecker* checker, uint64_t invoke) {
+             indexes::ConsistencyChecker* checker, uint64_t invoke, uint64_t origin) {
   const uint32_t id = client.location().index;
+  invoke -= origin;
+  auto now = [&] { return client.NowNanoseconds() - origin; };
   switch (op.type) {
     case OpType::kInsert:
     case OpType::kUpdate:
       tree.Upsert(client, op.key, op.value, stats);
-      if (checker) checker->RecordUpsert(id, op.key, op.value, invoke, client.NowNanoseconds());
+      if (checker) checker->RecordUpsert(id, op.key, op.value, invoke, now());
       break;
     case OpType::kLookup: {
       uint64_t value = 0;
       const bool found = tree.Lookup(client, op.key, &value, stats);
       if (checker) {
         checker->RecordLookup(id, op.key, found ? std::optional(value) : std::nullopt, invoke,
-                              client.NowNanoseconds());
+                              now());
       }
       break;
     }
     case OpType::kDelete: {
       const bool existed = tree.Delete(client, op.key, stats);
-      if (checker) checker->RecordDelete(id, op.key, existed, invoke, client.NowNanoseconds());
+      if (checker) checker->RecordDelete(id, op.key, existed, invoke, now());
       break;
     }
     case OpType::kRange:
       tree.RangeQuery(client, op.key, op.range_end, op.limit, &range, stats);
       if (checker) {
-        checker->RecordRange(id, op.key, op.range_end, op.limit, range, invoke,
-                             client.NowNanoseconds());
+        checker->RecordRange(id, op.key, op.range_end, op.limit, range, invoke, now());
       }
       break;
   }
@@ -78,75 +81,79 @@ nlohmann::json VerifyJson(const indexes::ConsistencyReport& report) {
 BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress) {
   const auto wall_start = std::chrono::steady_clock::now();
   const std::string started_at = UtcNow();
-  rdma::sim::NicProfile profile = rdma::sim::NicProfile::Find(config.backend.nic);
-  if (!config.backend.dma_read_order.empty()) {
-    profile.dma_read_order = rdma::sim::ParseDmaOrder(config.backend.dma_read_order);
-  }
-  rdma::sim::SimOptions sim_options;
-  sim_options.seed = config.seed;
-  rdma::sim::SimCluster cluster(config.topology, profile, sim_options);
+  const std::unique_ptr<Fabric> fabric = MakeFabric(config);
+  const rdma::ClusterShape& shape = fabric->cluster().shape();
   const std::unique_ptr<indexes::BLinkTree> tree =
-      indexes::MakeTree(config.index, cluster.shape(), config.seed);
+      indexes::MakeTree(config.index, shape, config.seed);
 
   workloads::KeySpace key_space(config.workload, config.seed);
   const std::vector<indexes::KeyValue> entries = key_space.BulkloadEntries(config.seed);
+  fabric->Synchronize(0, "connected");
   if (progress) *progress << "[" << config.name << "] bulkload " << entries.size() << " keys\n";
-  cluster.Run([&](rdma::Client& client) {
-    if (client.location().index == 0) tree->Bulkload(client, entries, config.fill_factor);
-  });
-  std::optional<indexes::ConsistencyChecker> checker;
+  fabric->Run(
+      [&](rdma::Client& client) {
+        if (client.location().index == 0) tree->Bulkload(client, entries, config.fill_factor);
+      },
+      /*measured=*/false);
+  fabric->Synchronize(1, "bulkload done");
+  std::shared_ptr<indexes::ConsistencyChecker> checker;
   if (config.verify) {
-    checker.emplace();
+    checker = std::make_shared<indexes::ConsistencyChecker>();
     for (const auto& [key, value] : entries) checker->SetInitial(key, value);
   }
 
-  const uint32_t clients = cluster.shape().clients;
-  const uint64_t base_ns =
-      static_cast<uint64_t>(cluster.now() / rdma::sim::kPicosecondsPerNanosecond);
+  const uint32_t clients = shape.clients;
+  const Fabric::Moment start = fabric->Synchronize(2, "start");
+  const uint64_t base_ns = start.at_ns;
   const uint64_t warm_end = base_ns + static_cast<uint64_t>(config.warmup_ms * 1e6);
   const uint64_t end = warm_end + static_cast<uint64_t>(config.measure_ms * 1e6);
   std::vector<RunStatistics> statistics(clients);
   std::vector<std::vector<uint64_t>> written_keys(clients);
   std::atomic<uint64_t> executed{0};
-  uint64_t next_progress = warm_end;
+  std::atomic<uint64_t> next_progress{warm_end};
   const uint64_t progress_step = std::max<uint64_t>(1, (end - warm_end) / 10);
+  const uint32_t reporter = fabric->first_local_client();
 
-  const rdma::sim::SimRunStats run_stats = cluster.Run([&](rdma::Client& client) {
-    const uint32_t id = client.location().index;
-    workloads::ClientWorkload workload(config.workload, key_space, config.seed, id, clients);
-    std::vector<indexes::KeyValue> range;
-    indexes::ConsistencyChecker* check = checker ? &*checker : nullptr;
-    for (;;) {
-      const uint64_t start = client.NowNanoseconds();
-      if (start >= end) break;
-      const workloads::Operation op = workload.Next();
-      rdma::OpStats verbs;
-      indexes::IndexOpStats index;
-      {
-        rdma::StatsScope scope(client, verbs);
-        Execute(*tree, client, op, index, range, check, start);
-      }
-      const uint64_t finish = client.NowNanoseconds();
-      if (finish > warm_end && finish <= end)
-        statistics[id].Record(op.type, finish - start, verbs, index);
-      if (check && op.type != OpType::kLookup && op.type != OpType::kRange) {
-        written_keys[id].push_back(op.key);
-      }
-      executed.fetch_add(1, std::memory_order_relaxed);
-      if (progress && id == 0 && finish >= next_progress && next_progress <= end) {
-        const double done =
-            std::min(1.0, static_cast<double>(finish - warm_end) / (end - warm_end));
-        char line[160];
-        std::snprintf(
-            line, sizeof(line), "[%s] %3.0f%% of %.3g ms simulated, %llu operations, %.1f s wall\n",
-            config.name.c_str(), done * 100, config.measure_ms,
-            static_cast<unsigned long long>(executed.load(std::memory_order_relaxed)),
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count());
-        *progress << line << std::flush;
-        next_progress += progress_step;
-      }
-    }
-  });
+  fabric->Run(
+      [&](rdma::Client& client) {
+        const uint32_t id = client.location().index;
+        workloads::ClientWorkload workload(config.workload, key_space, config.seed, id, clients);
+        std::vector<indexes::KeyValue> range;
+        for (;;) {
+          const uint64_t op_start = client.NowNanoseconds();
+          if (op_start >= end) break;
+          const workloads::Operation op = workload.Next();
+          rdma::OpStats verbs;
+          indexes::IndexOpStats index;
+          {
+            rdma::StatsScope scope(client, verbs);
+            Execute(*tree, client, op, index, range, checker.get(), op_start, base_ns);
+          }
+          const uint64_t finish = client.NowNanoseconds();
+          if (finish > warm_end && finish <= end)
+            statistics[id].Record(op.type, finish - op_start, verbs, index);
+          if (checker && op.type != OpType::kLookup && op.type != OpType::kRange) {
+            written_keys[id].push_back(op.key);
+          }
+          executed.fetch_add(1, std::memory_order_relaxed);
+          if (progress && id == reporter && finish >= next_progress && next_progress <= end) {
+            const double done =
+                std::min(1.0, static_cast<double>(finish - warm_end) / (end - warm_end));
+            char line[160];
+            std::snprintf(
+                line, sizeof(line), "[%s] %3.0f%% of %.3g ms %s, %llu operations, %.1f s wall\n",
+                config.name.c_str(), done * 100, config.measure_ms, fabric->clock_name(),
+                static_cast<unsigned long long>(executed.load(std::memory_order_relaxed)),
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start)
+                    .count());
+            *progress << line << std::flush;
+            next_progress += progress_step;
+          }
+        }
+      },
+      /*measured=*/true);
+  // Every write of every compute server is done before anyone looks back.
+  fabric->Synchronize(3, "run done");
 
   RunStatistics total;
   for (const RunStatistics& client : statistics) total.Merge(client);
@@ -156,24 +163,37 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress) {
   nlohmann::json verify = {{"enabled", false}};
   if (checker) {
     // Every key written is looked up once more after the run: a lost
-    // acknowledged write shows as a stale or missing value.
+    // acknowledged write shows as a stale or missing value. Each process
+    // looks up the keys its own clients wrote.
     std::set<uint64_t> keys;
     for (const auto& client : written_keys) keys.insert(client.begin(), client.end());
     const std::vector<uint64_t> to_check(keys.begin(), keys.end());
-    cluster.Run([&](rdma::Client& client) {
-      indexes::IndexOpStats ignored;
-      for (size_t i = client.location().index; i < to_check.size(); i += clients) {
-        uint64_t value = 0;
-        const uint64_t invoke = client.NowNanoseconds();
-        const bool found = tree->Lookup(client, to_check[i], &value, ignored);
-        checker->RecordLookup(client.location().index, to_check[i],
-                              found ? std::optional(value) : std::nullopt, invoke,
-                              client.NowNanoseconds());
-      }
-    });
-    const indexes::ConsistencyReport report = checker->Check();
-    verify = VerifyJson(report);
-    outcome.verified_ok = report.ok();
+    const uint32_t first = fabric->first_local_client();
+    const uint32_t local = fabric->local_clients();
+    fabric->Run(
+        [&](rdma::Client& client) {
+          indexes::IndexOpStats ignored;
+          for (size_t i = client.location().index - first; i < to_check.size(); i += local) {
+            uint64_t value = 0;
+            const uint64_t invoke = client.NowNanoseconds() - base_ns;
+            const bool found = tree->Lookup(client, to_check[i], &value, ignored);
+            checker->RecordLookup(client.location().index, to_check[i],
+                                  found ? std::optional(value) : std::nullopt, invoke,
+                                  client.NowNanoseconds() - base_ns);
+          }
+        },
+        /*measured=*/false);
+    if (fabric->shared_with_other_processes()) {
+      verify = {{"enabled", true},
+                {"deferred_to_merge", true},
+                {"operations_recorded", checker->recorded()},
+                {"clock_uncertainty_ns", start.uncertainty_ns}};
+      outcome.history = checker;
+    } else {
+      const indexes::ConsistencyReport report = checker->Check();
+      verify = VerifyJson(report);
+      outcome.verified_ok = report.ok();
+    }
   }
 
   const SourceRevision revision = CurrentRevision();
@@ -185,10 +205,7 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress) {
       {"tool",
        {{"name", "dmbench"}, {"git_revision", revision.commit}, {"git_dirty", revision.dirty}}},
       {"config", config.ToJson()},
-      {"backend",
-       {{"type", "sim"},
-        {"nic_profile", profile.ToJson()},
-        {"fallbacks", nlohmann::json::array()}}},
+      {"backend", fabric->BackendJson()},
       {"seed", config.seed},
       {"bulkload", {{"keys", entries.size()}, {"fill_factor", config.fill_factor}}},
       {"measured_seconds", measured_seconds},
@@ -196,19 +213,8 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress) {
       {"latency_us", operations["overall"]["latency_us"]},
       {"operations", operations},
       {"verify", verify},
-      {"simulator",
-       {{"simulated_seconds", run_stats.simulated_seconds},
-        {"events", run_stats.events},
-        {"verbs", run_stats.verbs},
-        {"index_operations", executed.load()},
-        {"torn_reads", cluster.torn_reads()}}},
-      {"wall_clock",
-       {{"started_at", started_at},
-        {"wall_seconds", wall_seconds},
-        {"simulation_wall_seconds", run_stats.wall_seconds},
-        {"index_operations_per_wall_second",
-         run_stats.wall_seconds > 0 ? executed.load() / run_stats.wall_seconds : 0.0},
-        {"events_per_wall_second", run_stats.events_per_wall_second()}}}};
+      {"wall_clock", {{"started_at", started_at}, {"wall_seconds", wall_seconds}}}};
+  fabric->AddResultSections(outcome.result, executed.load());
   return outcome;
 }
 

@@ -4,11 +4,13 @@
 // result document (results/SCHEMA.md).
 #pragma once
 
+#include <memory>
 #include <ostream>
 
 #include <nlohmann/json.hpp>
 
 #include "harness/driver/run_config.h"
+#include "indexes/common/consistency_checker.h"
 
 namespace dmbench::driver {
 
@@ -18,6 +20,10 @@ constexpr int kResultSchemaVersion = 1;
 struct BenchmarkOutcome {
   nlohmann::json result;
   bool verified_ok = true;  // false when --verify found violations
+  // With --verify on one compute server of several: this process's share of
+  // the history, for `dmbench merge` to check together with the others'
+  // (times relative to the cluster-wide start).
+  std::shared_ptr<indexes::ConsistencyChecker> history;
 };
 
 // `progress` (may be null) gets a line per tenth of the measured window.

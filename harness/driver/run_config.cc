@@ -35,6 +35,48 @@ nlohmann::json TopologyToJson(const rdma::Topology& topology) {
           {"chunk_mib", topology.chunk_mib}};
 }
 
+void ReadVerbsOptions(JsonObjectReader& backend, rdma::verbs::VerbsOptions& verbs) {
+  if (backend.Has("memory_servers")) {
+    const nlohmann::json& list = backend.Raw("memory_servers");
+    if (!list.is_array() || list.empty()) {
+      throw ConfigError(backend.FieldPath("memory_servers") +
+                        ": a non-empty list of \"host:port\" strings, one per memory server");
+    }
+    verbs.memory_servers.clear();
+    for (const nlohmann::json& entry : list) {
+      if (!entry.is_string()) {
+        throw ConfigError(backend.FieldPath("memory_servers") +
+                          ": entries are \"host:port\" strings");
+      }
+      verbs.memory_servers.push_back(entry.get<std::string>());
+    }
+  }
+  verbs.compute_server =
+      static_cast<uint32_t>(backend.Unsigned("compute_server", verbs.compute_server, 0, 65534));
+  verbs.device = backend.String("device", verbs.device);
+  verbs.ib_port = static_cast<uint32_t>(backend.Unsigned("ib_port", verbs.ib_port, 0, 255));
+  verbs.gid_index = static_cast<int32_t>(backend.Number("gid_index", verbs.gid_index, -1, 255));
+  verbs.connect_timeout_ms = static_cast<uint32_t>(
+      backend.Unsigned("connect_timeout_ms", verbs.connect_timeout_ms, 1, 3600000));
+  verbs.completion_timeout_ms = static_cast<uint32_t>(
+      backend.Unsigned("completion_timeout_ms", verbs.completion_timeout_ms, 1, 3600000));
+  verbs.barrier_timeout_ms = static_cast<uint32_t>(
+      backend.Unsigned("barrier_timeout_ms", verbs.barrier_timeout_ms, 1, 86400000));
+}
+
+nlohmann::json VerbsOptionsToJson(const rdma::verbs::VerbsOptions& verbs) {
+  nlohmann::json json = {{"type", "verbs"},
+                         {"memory_servers", verbs.memory_servers},
+                         {"compute_server", verbs.compute_server},
+                         {"ib_port", verbs.ib_port},
+                         {"gid_index", verbs.gid_index},
+                         {"connect_timeout_ms", verbs.connect_timeout_ms},
+                         {"completion_timeout_ms", verbs.completion_timeout_ms},
+                         {"barrier_timeout_ms", verbs.barrier_timeout_ms}};
+  if (!verbs.device.empty()) json["device"] = verbs.device;  // empty: chosen by the route
+  return json;
+}
+
 }  // namespace
 
 RunConfig RunConfig::FromJson(const nlohmann::json& document) {
@@ -58,10 +100,14 @@ RunConfig RunConfig::FromJson(const nlohmann::json& document) {
   }
   if (root.Has("backend")) {
     JsonObjectReader backend = root.Object("backend");
-    config.backend.type = backend.Choice("type", config.backend.type, {"sim"});
-    config.backend.nic = backend.String("nic", config.backend.nic);
-    config.backend.dma_read_order =
-        backend.Choice("dma_read_order", "", {"", "ascending", "descending", "random"});
+    config.backend.type = backend.Choice("type", config.backend.type, {"sim", "verbs"});
+    if (config.backend.type == "sim") {
+      config.backend.nic = backend.String("nic", config.backend.nic);
+      config.backend.dma_read_order =
+          backend.Choice("dma_read_order", "", {"", "ascending", "descending", "random"});
+    } else {
+      ReadVerbsOptions(backend, config.backend.verbs);
+    }
     backend.RejectUnknownKeys();
   }
   if (root.Has("workload")) {
@@ -77,12 +123,18 @@ RunConfig RunConfig::FromJson(const nlohmann::json& document) {
     run.RejectUnknownKeys();
   }
   root.RejectUnknownKeys();
+  if (config.backend.type == "verbs" && config.index.masked_locks) {
+    throw ConfigError(
+        "index.masked_locks: needs masked compare-and-swap, which upstream rdma-core does not "
+        "have, so backend.type verbs cannot run it (set index.masked_locks to false)");
+  }
   return config;
 }
 
 nlohmann::json RunConfig::ToJson() const {
   nlohmann::json backend_json = {{"type", backend.type}, {"nic", backend.nic}};
   if (!backend.dma_read_order.empty()) backend_json["dma_read_order"] = backend.dma_read_order;
+  if (backend.type == "verbs") backend_json = VerbsOptionsToJson(backend.verbs);
   return {
       {"name", name},
       {"index", IndexToJson(index_type, index, fill_factor)},

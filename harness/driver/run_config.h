@@ -15,15 +15,17 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/rdma/topology.h"
+#include "harness/rdma/verbs/verbs_options.h"
 #include "indexes/common/tree_options.h"
 #include "workloads/workload_spec.h"
 
 namespace dmbench::driver {
 
 struct BackendConfig {
-  std::string type = "sim";      // only the simulated fabric so far
-  std::string nic = "cx5-100g";  // sim: a profile under configs/nic/, or a file
-  std::string dma_read_order;    // sim: overrides the profile when set
+  std::string type = "sim";         // "sim" (simulated fabric) or "verbs" (real RDMA)
+  std::string nic = "cx5-100g";     // sim: a profile under configs/nic/, or a file
+  std::string dma_read_order;       // sim: overrides the profile when set
+  rdma::verbs::VerbsOptions verbs;  // verbs: where the memory servers are
 };
 
 struct RunConfig {

@@ -1,5 +1,16 @@
 #include "harness/driver/run_statistics.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "harness/rdma/errors.h"
+#include "harness/util/json_object_reader.h"
+
 namespace dmbench::driver {
 
 namespace {
@@ -41,6 +52,159 @@ nlohmann::json IndexJson(const indexes::IndexOpStats& index) {
           {"sibling_chases", index.sibling_chases},
           {"torn_entries_returned", index.torn_entries_returned},
           {"write_back_bytes", index.write_back_bytes}};
+}
+
+uint64_t RequiredUnsigned(JsonObjectReader& reader, const std::string& key,
+                          uint64_t max = std::numeric_limits<uint64_t>::max()) {
+  if (!reader.Has(key)) {
+    throw ConfigError(reader.FieldPath(key) + ": is required: an integer in [0, " +
+                      std::to_string(max) + "]");
+  }
+  return reader.Unsigned(key, 0, 0, max);
+}
+
+// A value HistogramJson wrote multiplied by `scale`, back in its own unit.
+// The highest bucket ends at 2^64 - 1, which a double rounds up to 2^64: a
+// value up to a little above 2^64 saturates rather than being rejected.
+uint64_t Unscaled(double scaled, double scale, const std::string& path) {
+  constexpr long double kTwoTo64 = 18446744073709551616.0L;
+  const long double value = std::round(static_cast<long double>(scaled) / scale);
+  if (!(value >= 0) || value > kTwoTo64 * (1 + 1e-9L)) {
+    throw ConfigError(path + ": must be a non-negative number of at most 2^64 units, got " +
+                      std::to_string(scaled));
+  }
+  return value >= kTwoTo64 ? std::numeric_limits<uint64_t>::max() : static_cast<uint64_t>(value);
+}
+
+std::vector<LogLinearHistogram::Bucket> BucketsFromJson(JsonObjectReader& reader, double scale) {
+  const nlohmann::json& list = reader.Raw("buckets");
+  if (!list.is_array()) {
+    throw ConfigError(reader.FieldPath("buckets") + ": must be an array of [low, high, count]");
+  }
+  std::vector<LogLinearHistogram::Bucket> buckets;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string path = reader.FieldPath("buckets") + "[" + std::to_string(i) + "]";
+    const nlohmann::json& bucket = list[i];
+    if (!bucket.is_array() || bucket.size() != 3 || !bucket[0].is_number() ||
+        !bucket[1].is_number() || !bucket[2].is_number_unsigned()) {
+      throw ConfigError(path +
+                        ": must be [low, high, count] with a non-negative integer count, got " +
+                        bucket.dump());
+    }
+    buckets.push_back({Unscaled(bucket[0].get<double>(), scale, path + "[0]"),
+                       Unscaled(bucket[1].get<double>(), scale, path + "[1]"),
+                       bucket[2].get<uint64_t>()});
+  }
+  return buckets;
+}
+
+LogLinearHistogram HistogramFromJson(JsonObjectReader reader, double scale) {
+  constexpr double kAnyNumber = std::numeric_limits<double>::max();
+  const uint64_t count = RequiredUnsigned(reader, "count");
+  const double mean = reader.RequiredNumber("mean", 0, kAnyNumber);
+  const uint64_t min =
+      Unscaled(reader.RequiredNumber("min", 0, kAnyNumber), scale, reader.FieldPath("min"));
+  const uint64_t max =
+      Unscaled(reader.RequiredNumber("max", 0, kAnyNumber), scale, reader.FieldPath("max"));
+  if (min > max) {
+    throw ConfigError(reader.FieldPath("min") + ": must not exceed " + reader.FieldPath("max"));
+  }
+  const std::vector<LogLinearHistogram::Bucket> buckets = BucketsFromJson(reader, scale);
+  // JSON keeps only the mean, a double, so the sum comes back rounded. The
+  // true sum lies in [min * count, max * count]; a mean far outside [min, max]
+  // is malformed, and clamping keeps rounding from taking it outside.
+  const long double low = static_cast<long double>(min) * count;
+  const long double high = static_cast<long double>(max) * count;
+  const long double sum = std::round(static_cast<long double>(mean) / scale * count);
+  if (sum < low * (1 - 1e-9L) - 1 || sum > high * (1 + 1e-9L) + 1) {
+    throw ConfigError(reader.FieldPath("mean") + ": must lie in [min, max], got " +
+                      std::to_string(mean));
+  }
+  LogLinearHistogram histogram;
+  try {
+    histogram = LogLinearHistogram::FromBuckets(
+        buckets, min, max, static_cast<unsigned __int128>(std::clamp(sum, low, high)));
+  } catch (const std::invalid_argument& error) {
+    throw ConfigError(reader.FieldPath("buckets") + ": " + error.what());
+  }
+  if (histogram.count() != count) {
+    throw ConfigError(reader.FieldPath("count") + ": is " + std::to_string(count) +
+                      " but the buckets hold " + std::to_string(histogram.count()));
+  }
+  return histogram;
+}
+
+rdma::OpStats VerbsFromJson(JsonObjectReader reader) {
+  rdma::OpStats verbs;
+  verbs.round_trips = RequiredUnsigned(reader, "round_trips");
+  verbs.reads = RequiredUnsigned(reader, "reads");
+  verbs.writes = RequiredUnsigned(reader, "writes");
+  verbs.compare_and_swaps = RequiredUnsigned(reader, "compare_and_swaps");
+  verbs.failed_compare_and_swaps = RequiredUnsigned(reader, "failed_compare_and_swaps");
+  verbs.fetch_and_adds = RequiredUnsigned(reader, "fetch_and_adds");
+  verbs.bytes_read = RequiredUnsigned(reader, "bytes_read");
+  verbs.bytes_written = RequiredUnsigned(reader, "bytes_written");
+  return verbs;
+}
+
+indexes::IndexOpStats IndexFromJson(JsonObjectReader reader) {
+  constexpr uint64_t kMax32 = std::numeric_limits<uint32_t>::max();
+  auto counter = [&](const std::string& key) {
+    return static_cast<uint32_t>(RequiredUnsigned(reader, key, kMax32));
+  };
+  indexes::IndexOpStats index;
+  index.cache_hits = counter("cache_hits");
+  index.cache_misses = counter("cache_misses");
+  index.splits = counter("splits");
+  index.handovers = counter("handovers");
+  index.read_retries = counter("read_retries");
+  index.slow_read_retries = counter("slow_read_retries");
+  index.lock_retries = counter("lock_retries");
+  index.wrong_turns = counter("wrong_turns");
+  index.sibling_chases = counter("sibling_chases");
+  index.torn_entries_returned = counter("torn_entries_returned");
+  index.write_back_bytes = RequiredUnsigned(reader, "write_back_bytes");
+  return index;
+}
+
+OperationStatistics OperationFromJson(JsonObjectReader reader) {
+  OperationStatistics statistics;
+  statistics.count = RequiredUnsigned(reader, "count");
+  statistics.latency_ns = HistogramFromJson(reader.Object("latency_us"), 1e-3);
+  statistics.round_trips = HistogramFromJson(reader.Object("round_trips"), 1);
+  statistics.read_retries = HistogramFromJson(reader.Object("read_retries"), 1);
+  statistics.lock_retries = HistogramFromJson(reader.Object("lock_retries"), 1);
+  statistics.handovers = HistogramFromJson(reader.Object("handovers"), 1);
+  // Written only by write operations, and only when some ran.
+  if (reader.Has("write_bytes")) {
+    statistics.write_bytes = HistogramFromJson(reader.Object("write_bytes"), 1);
+  }
+  statistics.verbs = VerbsFromJson(reader.Object("verbs"));
+  statistics.index = IndexFromJson(reader.Object("index"));
+  // Every operation records one value into each of these.
+  const std::pair<const char*, const LogLinearHistogram*> per_operation[] = {
+      {"latency_us", &statistics.latency_ns},
+      {"round_trips", &statistics.round_trips},
+      {"read_retries", &statistics.read_retries},
+      {"lock_retries", &statistics.lock_retries},
+      {"handovers", &statistics.handovers}};
+  for (const auto& [key, histogram] : per_operation) {
+    if (histogram->count() == statistics.count) continue;
+    throw ConfigError(reader.FieldPath(key) + ".count: is " + std::to_string(histogram->count()) +
+                      " but " + reader.FieldPath("count") + " is " +
+                      std::to_string(statistics.count));
+  }
+  return statistics;
+}
+
+size_t OpTypeIndex(const std::string& name, const std::string& path) {
+  std::string allowed;
+  for (size_t i = 0; i < kOpTypes; ++i) {
+    const std::string type_name = workloads::OpTypeName(static_cast<workloads::OpType>(i));
+    if (type_name == name) return i;
+    allowed += (allowed.empty() ? "" : ", ") + type_name;
+  }
+  throw ConfigError(path + ": unknown operation type (allowed: " + allowed + ")");
 }
 
 }  // namespace
@@ -126,6 +290,17 @@ nlohmann::json RunStatistics::ToJson(double measured_seconds) const {
         by_type_[i].ToJson(measured_seconds);
   }
   return {{"overall", overall().ToJson(measured_seconds)}, {"by_op", by_op}};
+}
+
+RunStatistics RunStatistics::FromJson(const nlohmann::json& operations) {
+  JsonObjectReader root(operations, "operations");
+  JsonObjectReader by_op = root.Object("by_op");
+  RunStatistics statistics;
+  for (const auto& [name, entry] : root.Raw("by_op").items()) {
+    const size_t type = OpTypeIndex(name, by_op.FieldPath(name));
+    statistics.by_type_[type] = OperationFromJson(by_op.Object(name));
+  }
+  return statistics;
 }
 
 }  // namespace dmbench::driver

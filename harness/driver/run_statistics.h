@@ -48,6 +48,15 @@ class RunStatistics {
   }
   // {"overall": ..., "by_op": {"insert": ..., ...}} (only op types that ran).
   nlohmann::json ToJson(double measured_seconds) const;
+  // Rebuilds what ToJson wrote (the "operations" object of a result), so the
+  // results of separate compute-server processes merge as if one process had
+  // recorded them all. Only "by_op" is read; "overall" is derived from it.
+  // Exact except for histogram sums: JSON keeps a mean as a double, so the
+  // rebuilt sum is mean * count rounded, and means derived from it may differ
+  // in their last bits. Throws ConfigError naming the field path
+  // ("operations.by_op.insert.latency_us.min") of a missing field, a value of
+  // the wrong type or range, an unknown op name or inconsistent counts.
+  static RunStatistics FromJson(const nlohmann::json& operations);
 
  private:
   std::array<OperationStatistics, kOpTypes> by_type_;

@@ -1,0 +1,68 @@
+"""Checks what ae/softroce/e2e_guest.sh left: every step's exit status, the
+merged results of both indexes (verified, both compute servers, the
+device-memory fallback on record) and the failure messages."""
+import json
+import pathlib
+import sys
+
+
+def main(out: pathlib.Path) -> int:
+    problems = []
+
+    def expect(condition, message):
+        if not condition:
+            problems.append(message)
+
+    status = {}
+    for line in (out / "status.txt").read_text().splitlines():
+        name, _, value = line.rpartition(" exit=")
+        status[name] = value.split()[0]
+    expect(status.get("verbs_device_tests") == "0",
+           "verbs device tests failed: see verbs_device_tests.log")
+    for index in ("sherman", "fgplus"):
+        steps = ("cs0", "cs1", "serve", "merge") if index == "sherman" else ("cluster",)
+        for step in steps:
+            expect(status.get(f"{index} {step}") == "0",
+                   f"{index} {step} exited {status.get(f'{index} {step}')}: see {index}-{step}.log")
+        merged_file = out / f"{index}-merged.json"
+        if not merged_file.exists():
+            problems.append(f"{merged_file.name} is missing")
+            continue
+        merged = json.loads(merged_file.read_text())
+        expect(merged["schema_version"] == 1, f"{index}: schema_version")
+        expect(merged["config"]["index"]["type"] == index, f"{index}: ran another index")
+        expect(merged["backend"]["type"] == "verbs", f"{index}: backend.type")
+        expect(len(merged["backend"]["compute_servers"]) == 2, f"{index}: not both compute servers")
+        expect(merged["cluster"]["compute_servers"] == 2, f"{index}: cluster.compute_servers")
+        fallbacks = merged["backend"]["fallbacks"]
+        expect(any("no NIC device memory" in f for f in fallbacks),
+               f"{index}: the device-memory fallback is not on record: {fallbacks}")
+        verify = merged["verify"]
+        expect(verify["enabled"] and verify["violations"] == 0,
+               f"{index}: verify: {verify.get('violations')} violations {verify.get('examples')}")
+        expect(verify["operations_checked"] > 1000,
+               f"{index}: only {verify['operations_checked']} operations checked")
+        overall = merged["operations"]["overall"]
+        expect(overall["count"] > 0 and merged["throughput_mops"] > 0, f"{index}: no operations")
+        expect("insert" in merged["operations"]["by_op"], f"{index}: no inserts measured")
+
+    killed = status.get("killed run", "")
+    expect(killed not in ("", "0"), f"the run outlived its killed memory server (exit {killed})")
+    killed_log = (out / "killed-run.log").read_text()
+    expect("memory server 0" in killed_log,
+           "killed memory server: the error does not name it:\n" + killed_log[-600:])
+    refused = status.get("refused run", "")
+    expect(refused not in ("", "0"), "connecting to nothing succeeded")
+    refused_log = (out / "refused-run.log").read_text()
+    expect("memory server 0" in refused_log and "7999" in refused_log,
+           "nothing listening: the error does not name the memory server:\n" + refused_log)
+
+    for problem in problems:
+        print("FAIL:", problem)
+    if not problems:
+        print("check_e2e: every check passed")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(pathlib.Path(sys.argv[1])))

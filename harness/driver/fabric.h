@@ -1,0 +1,52 @@
+// What the benchmark driver needs of a backend beyond rdma::Cluster: runs
+// whose statistics it can report, cluster-wide synchronisation between the
+// processes of a real cluster, and the backend's part of the result file.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/driver/run_config.h"
+#include "harness/rdma/cluster.h"
+
+namespace dmbench::driver {
+
+class Fabric {
+ public:
+  virtual ~Fabric() = default;
+
+  virtual rdma::Cluster& cluster() = 0;
+  // Runs `body` on this process's clients; `measured` marks the run whose
+  // figures the result reports (the warm-up and measured window).
+  virtual void Run(const rdma::Cluster::ClientBody& body, bool measured) = 0;
+
+  // A moment common to every compute-server process, on this process's
+  // clients' clock, known up to `uncertainty_ns`.
+  struct Moment {
+    uint64_t at_ns = 0;
+    uint64_t uncertainty_ns = 0;
+  };
+  // Waits until every compute-server process arrives at barrier `phase`.
+  virtual Moment Synchronize(uint32_t phase, const std::string& name) = 0;
+  // Whether other processes run clients of the same cluster (their results
+  // and histories are combined by `dmbench merge`).
+  virtual bool shared_with_other_processes() const = 0;
+  // This process's clients' indices: [first, first + count).
+  virtual uint32_t first_local_client() const = 0;
+  virtual uint32_t local_clients() const = 0;
+  // "simulated" or "wall-clock": what the run's milliseconds are.
+  virtual const char* clock_name() const = 0;
+
+  // The result's "backend" object.
+  virtual nlohmann::json BackendJson() const = 0;
+  // Backend-specific result sections ("simulator", parts of "wall_clock").
+  virtual void AddResultSections(nlohmann::json& result, uint64_t executed) const = 0;
+};
+
+// The fabric a config asks for: the simulated one, or a real cluster.
+std::unique_ptr<Fabric> MakeFabric(const RunConfig& config);
+
+}  // namespace dmbench::driver

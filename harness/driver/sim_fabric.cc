@@ -1,0 +1,72 @@
+// The simulated fabric as the driver sees it.
+#include "harness/driver/backend_fabrics.h"
+
+#include "harness/rdma/sim/sim_cluster.h"
+
+namespace dmbench::driver {
+
+namespace {
+
+class SimFabric final : public Fabric {
+ public:
+  explicit SimFabric(const RunConfig& config)
+      : profile_(LoadProfile(config)), cluster_(config.topology, profile_, Options(config)) {}
+
+  rdma::Cluster& cluster() override { return cluster_; }
+  void Run(const rdma::Cluster::ClientBody& body, bool measured) override {
+    const rdma::sim::SimRunStats stats = cluster_.Run(body);
+    if (measured) measured_ = stats;
+  }
+  Moment Synchronize(uint32_t, const std::string&) override {
+    // One process holds the whole simulated cluster: it is always in step.
+    return {static_cast<uint64_t>(cluster_.now() / rdma::sim::kPicosecondsPerNanosecond), 0};
+  }
+  bool shared_with_other_processes() const override { return false; }
+  uint32_t first_local_client() const override { return 0; }
+  uint32_t local_clients() const override { return cluster_.shape().clients; }
+  const char* clock_name() const override { return "simulated"; }
+
+  nlohmann::json BackendJson() const override {
+    return {{"type", "sim"},
+            {"nic_profile", profile_.ToJson()},
+            {"fallbacks", nlohmann::json::array()}};
+  }
+  void AddResultSections(nlohmann::json& result, uint64_t executed) const override {
+    result["simulator"] = {{"simulated_seconds", measured_.simulated_seconds},
+                           {"events", measured_.events},
+                           {"verbs", measured_.verbs},
+                           {"index_operations", executed},
+                           {"torn_reads", cluster_.torn_reads()}};
+    nlohmann::json& wall = result["wall_clock"];
+    wall["simulation_wall_seconds"] = measured_.wall_seconds;
+    wall["index_operations_per_wall_second"] =
+        measured_.wall_seconds > 0 ? executed / measured_.wall_seconds : 0.0;
+    wall["events_per_wall_second"] = measured_.events_per_wall_second();
+  }
+
+ private:
+  static rdma::sim::NicProfile LoadProfile(const RunConfig& config) {
+    rdma::sim::NicProfile profile = rdma::sim::NicProfile::Find(config.backend.nic);
+    if (!config.backend.dma_read_order.empty()) {
+      profile.dma_read_order = rdma::sim::ParseDmaOrder(config.backend.dma_read_order);
+    }
+    return profile;
+  }
+  static rdma::sim::SimOptions Options(const RunConfig& config) {
+    rdma::sim::SimOptions options;
+    options.seed = config.seed;
+    return options;
+  }
+
+  rdma::sim::NicProfile profile_;
+  rdma::sim::SimCluster cluster_;
+  rdma::sim::SimRunStats measured_;
+};
+
+}  // namespace
+
+std::unique_ptr<Fabric> MakeSimFabric(const RunConfig& config) {
+  return std::make_unique<SimFabric>(config);
+}
+
+}  // namespace dmbench::driver
