@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Runs the experiments behind the paper's figures on the simulated fabric,
-# resumably, then draws the figures and writes the report.
+# Runs the experiments behind the paper's figures, resumably, then draws the
+# figures and writes the report.
 #
 #   ae/run.sh FIG... | all [--quick | --full] [--out DIR] [--jobs N]
-#             [--backend sim | verbs --hosts FILE] [--set path=value]...
+#             [--backend sim | verbs --hosts FILE [--ssh "CMD"]] [--set path=value]...
 #
 # FIG is one of: table1 fig2 fig3 fig10 fig11 fig12 fig13 fig14 fig15 fig16.
 # --full (default) runs each experiment as configs/experiments/ defines it
@@ -11,11 +11,19 @@
 # A second run with the same --out skips the points already done.
 # --set passes a field override to every index experiment (tests use it).
 # Set DMBENCH to a dmbench binary to skip set-up and build.
+#
+# --backend sim (default) runs on the simulated fabric, --jobs points at a
+# time. --backend verbs runs each point, one after another, on the real RDMA
+# cluster of the hosts file (ae/cluster/run.sh: format, --ssh, and DMBENCH's
+# path, which must hold the same build on every host); the hosts file sets
+# the number of memory and compute servers. The microbenchmarks (fig2, fig3,
+# fig16) measure the simulated fabric and are skipped there.
 set -euo pipefail
+invoked_from=$PWD
 cd "$(dirname "$0")/.."
 
 usage() {
-  sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,/^set -euo pipefail/{/^#/s/^# \{0,1\}//p}' "$0" >&2
   exit 2
 }
 
@@ -38,6 +46,8 @@ mode=full
 out=results/ae
 jobs=$(nproc)
 backend=sim
+hosts=
+ssh_command=
 sets=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -47,7 +57,8 @@ while [[ $# -gt 0 ]]; do
     --out) out=${2:?--out needs a directory}; shift ;;
     --jobs) jobs=${2:?--jobs needs a number}; shift ;;
     --backend) backend=${2:?--backend needs sim or verbs}; shift ;;
-    --hosts) shift ;;  # only meaningful with --backend verbs
+    --hosts) hosts=${2:?--hosts needs a hosts file}; shift ;;
+    --ssh) ssh_command=${2:?--ssh needs a command}; shift ;;
     --set) sets+=(--set "${2:?--set needs path=value}"); shift ;;
     -h|--help) usage ;;
     *)
@@ -60,11 +71,29 @@ while [[ $# -gt 0 ]]; do
   shift
 done
 [[ ${#figures[@]} -gt 0 ]] || usage
-if [[ "$backend" != sim ]]; then
-  echo "ae/run.sh: --backend $backend: only the simulated fabric (sim) is in this build;" \
-       "the rdma-core backend is not implemented yet" >&2
-  exit 2
-fi
+case "$backend" in
+  sim)
+    if [[ -n "$hosts" || -n "$ssh_command" ]]; then
+      echo "ae/run.sh: --hosts and --ssh are for --backend verbs (a real cluster);" \
+           "--backend sim runs on this machine" >&2
+      exit 2
+    fi ;;
+  verbs)
+    if [[ -z "$hosts" ]]; then
+      echo "ae/run.sh: --backend verbs needs --hosts FILE, the cluster's machines" \
+           "(format: ae/cluster/run.sh --help, example: ae/cluster/hosts.example)" >&2
+      exit 2
+    fi
+    # Relative to where ae/run.sh was started, not to the checkout it cd's to.
+    [[ "$hosts" == /* ]] || hosts=$invoked_from/$hosts
+    if [[ ! -f "$hosts" || ! -r "$hosts" ]]; then
+      echo "ae/run.sh: --hosts $hosts: no such readable file" >&2
+      exit 2
+    fi ;;
+  *)
+    echo "ae/run.sh: --backend $backend: not a backend (allowed: sim, verbs)" >&2
+    exit 2 ;;
+esac
 
 if [[ -z "${DMBENCH:-}" ]]; then
   ae/setup.sh
@@ -79,15 +108,86 @@ if [[ "$mode" == quick ]]; then
   quick=(--set workload.keys=2000000 --set run.warmup_ms=2 --set run.measure_ms=5)
 fi
 
+# Runs the points of experiment NAME (FILE) that have no result yet, one
+# after another, each on the whole cluster; the results go where the sweep
+# puts them (DIR/POINT.json beside DIR/experiment.json), so the plots and the
+# report read them alike.
+run_on_cluster() {  # run_on_cluster NAME FILE
+  local name=$1 file=$2 directory=$out/$1 listing config point result status
+  local done_before=0 failed=() cluster=(ae/cluster/run.sh --hosts "$hosts" --dmbench "$dmbench_path")
+  [[ -z "$ssh_command" ]] || cluster+=(--ssh "$ssh_command")
+  # Checked before the sweep rewrites the point configs beside them.
+  for result in "$directory"/*.json; do
+    case "$result" in */experiment.json | *.config.json) continue ;; esac
+    if [[ -s "$result" ]] && ! grep -q '"type": "verbs"' "$result"; then
+      echo "ae/run.sh: $result is not a real-cluster result (another backend's?);" \
+           "keep each backend's results under its own --out" >&2
+      exit 1
+    fi
+  done
+  # The experiments are written for the simulated fabric: their backend
+  # section (NIC profile) is replaced before the --set's, which may then set
+  # verbs options (backend.gid_index=...).
+  listing=$("$DMBENCH" sweep --experiment "$file" --out "$directory" --configs-only \
+    --set 'backend={"type":"verbs"}' "${quick[@]}" "${sets[@]}")
+  local configs=()
+  mapfile -t configs <<<"$listing"
+  for config in "${configs[@]}"; do
+    point=$(basename "$config" .config.json)
+    result=$directory/$point.json
+    if [[ -s "$result" ]]; then
+      done_before=$((done_before + 1))
+      continue
+    fi
+    echo "[$name] $point on the cluster (log: $directory/$point.log)" >&2
+    rm -rf "$directory/$point.cluster"
+    status=0
+    "${cluster[@]}" --config "$config" --out "$directory/$point.cluster" \
+      >"$directory/$point.log" 2>&1 || status=$?
+    # A run with consistency violations (3) still has its result, as in a
+    # simulated sweep; the point counts as failed either way.
+    if [[ -f "$directory/$point.cluster/result.json" && ( $status -eq 0 || $status -eq 3 ) ]]; then
+      cp "$directory/$point.cluster/result.json" "$result.partial"
+      mv "$result.partial" "$result"
+    fi
+    if [[ $status -ne 0 ]]; then
+      echo "[$name] FAILED $point (exit status $status): see $directory/$point.log" >&2
+      failed+=("$point")
+    fi
+  done
+  echo "[$name] ${#configs[@]} points, $done_before already done, ${#failed[@]} failed;" \
+       "results in $directory" >&2
+  if [[ ${#failed[@]} -gt 0 ]]; then
+    echo "ae/run.sh: $name: ${#failed[@]} points failed (${failed[*]}); run again with the" \
+         "same --out to retry only those" >&2
+    exit 1
+  fi
+}
+
+if [[ "$backend" == verbs ]]; then
+  # ae/cluster/run.sh runs this path on every host, so it must be absolute.
+  dmbench_path=$DMBENCH
+  [[ "$dmbench_path" == /* ]] || dmbench_path=$PWD/$dmbench_path
+fi
+
 mkdir -p "$out"
 started=$(date +%s)
 for figure in "${figures[@]}"; do
   for name in ${experiments[$figure]}; do
     file=configs/experiments/$name.json
-    echo "== $figure: $name ($mode)" >&2
     if grep -q '"micro"' "$file"; then
+      if [[ "$backend" == verbs ]]; then
+        echo "== $figure: $name: skipped, a microbenchmark of the simulated fabric" \
+             "(--backend sim runs it)" >&2
+        continue
+      fi
+      echo "== $figure: $name ($mode)" >&2
       "$DMBENCH" sweep --experiment "$file" --out "$out/$name" --resume --jobs "$jobs"
+    elif [[ "$backend" == verbs ]]; then
+      echo "== $figure: $name ($mode, on the cluster of $hosts)" >&2
+      run_on_cluster "$name" "$file"
     else
+      echo "== $figure: $name ($mode)" >&2
       "$DMBENCH" sweep --experiment "$file" --out "$out/$name" --resume --jobs "$jobs" \
         "${quick[@]}" "${sets[@]}"
     fi
@@ -96,5 +196,7 @@ done
 echo "== experiments done in $(( $(date +%s) - started )) s; results in $out" >&2
 
 echo "== figures and report" >&2
+command="ae/run.sh ${figures[*]} --$mode"
+[[ "$backend" == sim ]] || command+=" --backend $backend --hosts $hosts"
 /usr/bin/python3 plots/report.py --results-root "$out" --out "$out/report" \
-  --command "ae/run.sh ${figures[*]} --$mode"
+  --command "$command"

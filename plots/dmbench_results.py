@@ -548,19 +548,49 @@ def bars_with_latency_legend() -> list:
                    label="99p latency")]
 
 
+def backend_of(result: dict, source: Path | str) -> tuple[str, str]:
+    """What a result ran on: ("sim", its NIC profile's name) on the simulated
+    fabric, ("verbs", its RDMA devices) on a real cluster. A real cluster's
+    result has no NIC profile: `dmbench merge` lists each compute server's
+    backend under backend.compute_servers, one compute server's own result
+    names its device (results/SCHEMA.md)."""
+    backend = require(result, "backend", source, OBJECT)
+    if backend.get("type", "sim") != "verbs":
+        return "sim", require(result, "backend.nic_profile.name", source, STRING)
+    if "compute_servers" in backend:
+        servers = require(result, "backend.compute_servers", source, LIST)
+        devices = [require(server, "device", f"{source} backend.compute_servers[{number}]",
+                           STRING) for number, server in enumerate(servers)]
+    else:
+        devices = [require(result, "backend.device", source, STRING)]
+    return "verbs", ", ".join(ordered(devices))
+
+
+def backend_text(backends: Iterable[tuple[str, str]]) -> str:
+    """"simulated fabric, NIC profile cx5-100g", "real RDMA cluster (verbs),
+    device mlx5_0", or both joined by " + " when the results mix them."""
+    backends = list(backends)
+    nics = ordered(name for kind, name in backends if kind == "sim")
+    devices = ordered(name for kind, name in backends if kind == "verbs")
+    parts = []
+    if nics:
+        parts.append(f"simulated fabric, NIC profile {', '.join(nics)}")
+    if devices:
+        parts.append(f"real RDMA cluster (verbs), device {', '.join(devices)}")
+    return " + ".join(parts) or "backend unknown"
+
+
 def provenance(experiments: Sequence[Experiment]) -> str:
     """Where the numbers come from: experiments, source revision, backend."""
-    revisions, nics = [], []
+    revisions, backends = [], []
     for experiment in experiments:
         for point in experiment.points:
             revision = require(point.result, "tool.git_revision", point.source, STRING)
             dirty = require(point.result, "tool.git_dirty", point.source, BOOLEAN)
             revisions.append(revision[:10] + ("+dirty" if dirty else ""))
-            nics.append(require(point.result, "backend.nic_profile.name", point.source,
-                                STRING))
+            backends.append(backend_of(point.result, point.source))
     names = ", ".join(ordered(e.name for e in experiments))
-    return (f"dmbench {', '.join(ordered(revisions))} · simulated fabric, NIC profile "
-            f"{', '.join(ordered(nics))} · {names}")
+    return f"dmbench {', '.join(ordered(revisions))} · {backend_text(backends)} · {names}"
 
 
 def finish(fig, title: str, experiments: Sequence[Experiment],

@@ -176,22 +176,30 @@ def summary(experiment: dr.Experiment) -> tuple[list[str], list[list[str]]]:
 @dataclass
 class Provenance:
     revisions: list[str]
-    nics: list[str]
+    backends: list[tuple[str, str]]  # dr.backend_of() of each point, distinct
     started: list[str]
+    fallbacks: list[str]  # what a real cluster's NICs could not do
 
 
 def provenance(experiment: dr.Experiment) -> Provenance:
-    revisions, nics, started = [], [], []
+    revisions, backends, started, fallbacks = [], [], [], []
     for point in experiment.points:
         revision = dr.require(point.result, "tool.git_revision", point.source, dr.STRING)
         dirty = dr.require(point.result, "tool.git_dirty", point.source, dr.BOOLEAN)
         revisions.append(revision + (" (dirty)" if dirty else ""))
-        nics.append(dr.require(point.result, "backend.nic_profile.name", point.source,
-                               dr.STRING))
+        backends.append(dr.backend_of(point.result, point.source))
+        if backends[-1][0] == "verbs":
+            fallbacks += dr.require(point.result, "backend.fallbacks", point.source, dr.LIST)
         if not experiment.is_micro:  # micro documents carry no wall clock
             started.append(dr.require(point.result, "wall_clock.started_at", point.source,
                                       dr.STRING))
-    return Provenance(dr.ordered(revisions), dr.ordered(nics), sorted(started))
+    return Provenance(dr.ordered(revisions), dr.ordered(backends), sorted(started),
+                      dr.ordered(str(f) for f in fallbacks))
+
+
+def backend_cell(backends: list[tuple[str, str]]) -> str:
+    """The NIC profile on the simulated fabric, "verbs: DEVICE" on a real cluster."""
+    return ", ".join(name if kind == "sim" else f"verbs: {name}" for kind, name in backends)
 
 
 def short_revision(revision: str) -> str:
@@ -237,7 +245,15 @@ def claim_rows(outcomes: list[claimlib.Outcome]) -> list[list[str]]:
 def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
                  found: dict[str, Path], drawn: list[Drawn],
                  outcomes: list[claimlib.Outcome], errors: list[str]) -> None:
-    lines = ["# dmbench: Sherman (SIGMOD'22) vs FG+ on the simulated RDMA fabric", ""]
+    kinds = set()
+    for experiment in experiments.values():
+        for point in experiment.points:  # kinds for the title; errors come below
+            backend = point.result.get("backend")
+            kinds.add(backend.get("type", "sim") if isinstance(backend, dict) else "sim")
+    where = {frozenset({"verbs"}): "a real RDMA cluster",
+             frozenset({"sim", "verbs"}): "the simulated RDMA fabric and a real RDMA cluster"}
+    lines = [f"# dmbench: Sherman (SIGMOD'22) vs FG+ on "
+             f"{where.get(frozenset(kinds), 'the simulated RDMA fabric')}", ""]
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     tally = {v: sum(o.verdict == v for o in outcomes)
              for v in (claimlib.YES, claimlib.PARTLY, claimlib.NO, claimlib.NOT_RUN,
@@ -253,7 +269,7 @@ def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
               f"* Command that produced the results: "
               + (f"`{args.command}`" if args.command else "not given (pass --command)"),
               f"* Report written {now} by `{shlex.join([PROG] + sys.argv[1:])}`"]
-    rows, revisions, nics, started = [], [], [], []
+    rows, revisions, backends, started, fallbacks = [], [], [], [], []
     for name in sorted(found):
         if name not in experiments:
             rows.append([name, str(found[name]), "error", "", "", ""])
@@ -266,18 +282,25 @@ def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
             rows.append([name, str(experiment.directory), "error", "", "", ""])
             continue
         revisions += prov.revisions
-        nics += prov.nics
+        backends += prov.backends
         started += prov.started
+        fallbacks += prov.fallbacks
         rows.append([name, str(experiment.directory), str(len(experiment.points)),
                      ", ".join(short_revision(r) for r in prov.revisions),
-                     ", ".join(prov.nics), span(prov.started)])
+                     backend_cell(prov.backends), span(prov.started)])
     dirty = any("(dirty)" in r for r in revisions)
     lines += [f"* dmbench revision: {', '.join(dr.ordered(revisions)) or 'unknown'}"
               + (" — **built from a tree with uncommitted changes**" if dirty else
                  " (clean tree)"),
-              f"* NIC profile: {', '.join(dr.ordered(nics)) or 'unknown'} (simulated fabric)",
-              f"* Runs started (wall_clock.started_at): {span(sorted(started))}", ""]
-    lines += table(["Experiment", "Directory", "Points", "Revision", "NIC profile",
+              (f"* NIC profile: {', '.join(n for _, n in dr.ordered(backends)) or 'unknown'}"
+               " (simulated fabric)" if all(k == "sim" for k, _ in backends) else
+               f"* Backend: {dr.backend_text(backends)}"),
+              f"* Runs started (wall_clock.started_at): {span(sorted(started))}"]
+    if fallbacks:  # e.g. NICs without device memory for the on-chip lock table
+        lines += [f"* Fallbacks of the real cluster: {'; '.join(dr.ordered(fallbacks))}"]
+    lines += [""]
+    lines += table(["Experiment", "Directory", "Points", "Revision",
+                    "NIC profile" if all(k == "sim" for k, _ in backends) else "Backend",
                     "Started"], rows)
     lines += [""]
 

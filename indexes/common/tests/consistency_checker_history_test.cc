@@ -100,22 +100,24 @@ void ExpectMergedChecksLikeOne(const std::vector<Recorded>& history) {
   EXPECT_EQ(SortedMessages(actual), SortedMessages(expected));
 }
 
-TEST(ConsistencyHistoryTest, MergedValidHistoryChecksLikeOneChecker) {
-  const std::vector<Recorded> history = ValidHistory();
-  ExpectMergedChecksLikeOne(history);
+// The report of one checker that recorded the whole history.
+ConsistencyReport CheckedAsOne(const std::vector<Recorded>& history) {
   ConsistencyChecker one;
   SetInitial(one);
   for (const Recorded& op : history) op.record(one);
-  EXPECT_TRUE(one.Check().ok());
+  return one.Check();
+}
+
+TEST(ConsistencyHistoryTest, MergedValidHistoryChecksLikeOneChecker) {
+  const std::vector<Recorded> history = ValidHistory();
+  ExpectMergedChecksLikeOne(history);
+  EXPECT_TRUE(CheckedAsOne(history).ok());
 }
 
 TEST(ConsistencyHistoryTest, MergedHistoryWithViolationsChecksLikeOneChecker) {
   const std::vector<Recorded> history = HistoryWithViolations();
   ExpectMergedChecksLikeOne(history);
-  ConsistencyChecker one;
-  SetInitial(one);
-  for (const Recorded& op : history) op.record(one);
-  EXPECT_EQ(one.Check().violations, 2u);
+  EXPECT_EQ(CheckedAsOne(history).violations, 2u);
 }
 
 TEST(ConsistencyHistoryTest, SetInitialIsNotSaved) {
