@@ -18,7 +18,15 @@ bool LocalLockTable::Acquire(rdma::Client& client, uint64_t lock_id) {
       std::lock_guard guard(mutex_);
       if (waiter.granted) return waiter.handed_over;
     }
-    client.Park();  // may return early; the flag decides
+    try {
+      client.Park();  // may return early; the flag decides
+    } catch (...) {
+      // An aborted run unwinds this frame: the queue must not keep pointing
+      // at it, or the next release would write into a dead stack.
+      std::lock_guard guard(mutex_);
+      if (!waiter.granted) std::erase(locks_[lock_id].queue, &waiter);
+      throw;
+    }
   }
 }
 

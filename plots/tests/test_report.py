@@ -218,3 +218,40 @@ class Verdicts(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ReportOfRealClusterResults(unittest.TestCase):
+    """Results merged from a real cluster (backend.type "verbs": no
+    simulator section, the compute servers' backends and their fallbacks)
+    draw and report like simulated ones, and the report says where they ran."""
+
+    FALLBACK = ("memory server 0 (10.0.0.1:7471): no NIC device memory for on-chip locks "
+                "(ibv_alloc_dm failed: Operation not supported); they are in host memory")
+
+    def test_verbs_results_are_reported_with_their_backend_and_fallbacks(self):
+        with tempfile.TemporaryDirectory(prefix="dmbench-report-verbs-") as tmp:
+            root = Path(tmp) / "results"
+            fixtures.fig14(root)
+            for path in root.rglob("*.json"):
+                result = json.loads(path.read_text())
+                if "schema_version" not in result or "operations" not in result:
+                    continue
+                result.pop("simulator")
+                result["backend"] = {
+                    "type": "verbs",
+                    "compute_servers": [{"type": "verbs", "device": "mlx5_0",
+                                         "fallbacks": [self.FALLBACK]}],
+                    "fallbacks": [self.FALLBACK]}
+                result["cluster"] = {"compute_servers": 1, "index_operations": 1000,
+                                     "merged_from": 1}
+                result["wall_clock"] = {"started_at": "2026-01-01T00:00:00Z",
+                                        "wall_seconds": 3.0}
+                fixtures.write_json(path, result)
+            out = Path(tmp) / "report"
+            process = run_report(root, out)
+            self.assertEqual(process.returncode, 0, process.stderr)
+            report = (out / "REPORT.md").read_text(encoding="utf-8")
+            self.assertIn("a real RDMA cluster", report)
+            self.assertIn("verbs: mlx5_0", report)
+            self.assertIn(self.FALLBACK, report)
+            self.assertTrue((out / "figures" / "fig14.png").is_file())

@@ -9,6 +9,7 @@
 #include "harness/rdma/errors.h"
 #include "harness/rdma/local/local_cluster.h"
 #include "indexes/common/tests/tree_test_support.h"
+#include "indexes/sherman/local_lock_table.h"
 #include "indexes/tree_factory.h"
 
 namespace dmbench::indexes {
@@ -143,6 +144,33 @@ std::vector<LocalVariant> LocalVariants() {
 
 INSTANTIATE_TEST_SUITE_P(Variants, LocalIndexCorrectness, ::testing::ValuesIn(LocalVariants()),
                          [](const auto& info) { return info.param.name; });
+
+// A waiter whose run is aborted while it waits in the local lock table
+// leaves the queue as its frame unwinds; a release would otherwise write
+// into a dead stack (seen on the verbs backend when a memory server died).
+TEST(LocalBackend, AnAbortedWaiterLeavesTheLocalLockQueue) {
+  rdma::local::LocalCluster cluster(Threads(1, 3));
+  sherman::LocalLockTable table;
+  constexpr uint64_t kLock = 42;
+  std::atomic<bool> held{false};
+  EXPECT_THROW(cluster.RunClients([&](rdma::Client& client) {
+    switch (client.location().index) {
+      case 0:  // holds the lock and never releases it
+        table.Acquire(client, kLock);
+        held = true;
+        break;
+      case 1:  // queues behind it
+        while (!held) client.Yield();
+        table.Acquire(client, kLock);
+        break;
+      case 2:  // fails the run once client 1 waits
+        while (!table.ShouldHandOver(kLock, 4)) client.Yield();
+        throw rdma::VerbError("this client failed");
+    }
+  }),
+               rdma::VerbError);
+  EXPECT_FALSE(table.ShouldHandOver(kLock, 4)) << "the aborted waiter is still queued";
+}
 
 }  // namespace
 }  // namespace dmbench::indexes

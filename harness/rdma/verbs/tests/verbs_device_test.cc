@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -208,6 +209,7 @@ TEST_F(VerbsDevice, ACompletionErrorNamesTheVerbAndTheStatus) {
     FAIL() << "a READ of deregistered memory succeeded";
   } catch (const VerbError& error) {
     const std::string text = error.what();
+    std::cout << "the error: " << text << "\n";  // the message users see, in the test log
     EXPECT_NE(text.find("RDMA READ to memory server 0 (" + servers_[0]->endpoint() + ") failed"),
               std::string::npos)
         << text;
@@ -235,6 +237,7 @@ TEST_F(VerbsDevice, AMemoryServerThatDiesAbortsTheRunWithItsName) {
     ADD_FAILURE() << "the run went on without its memory server";
   } catch (const VerbError& error) {
     const std::string text = error.what();
+    std::cout << "the error: " << text << "\n";
     EXPECT_NE(text.find("memory server " + std::to_string(servers_.size() - 1)), std::string::npos)
         << text;
   }
