@@ -26,6 +26,19 @@ class UnwindWitness {
   bool& destroyed_;
 };
 
+// Starts a body that suspends once with a witness on its stack and runs it
+// to that suspension; `*resumed` records a resumption past it.
+void RunToASuspensionWitnessed(ClientCoroutine& coroutine, bool& unwound, bool* resumed = nullptr) {
+  coroutine.Start(
+      [&coroutine, &unwound, resumed] {
+        UnwindWitness witness(unwound);
+        coroutine.Suspend();
+        if (resumed != nullptr) *resumed = true;
+      },
+      kStackBytes);
+  coroutine.Resume();
+}
+
 TEST(ClientCoroutineTest, FinishedAndNotStartedBeforeStart) {
   ClientCoroutine coroutine;
   EXPECT_TRUE(coroutine.finished());
@@ -95,14 +108,7 @@ TEST(ClientCoroutineTest, DestroyUnwindsASuspendedCoroutine) {
   bool unwound = false;
   bool resumed_after_suspend = false;
   ClientCoroutine coroutine;
-  coroutine.Start(
-      [&] {
-        UnwindWitness witness(unwound);
-        coroutine.Suspend();
-        resumed_after_suspend = true;
-      },
-      kStackBytes);
-  coroutine.Resume();
+  RunToASuspensionWitnessed(coroutine, unwound, &resumed_after_suspend);
   ASSERT_FALSE(unwound);
 
   coroutine.Destroy();
@@ -117,13 +123,7 @@ TEST(ClientCoroutineTest, DestructorUnwindsASuspendedCoroutine) {
   bool unwound = false;
   {
     ClientCoroutine coroutine;
-    coroutine.Start(
-        [&] {
-          UnwindWitness witness(unwound);
-          coroutine.Suspend();
-        },
-        kStackBytes);
-    coroutine.Resume();
+    RunToASuspensionWitnessed(coroutine, unwound);
   }
   EXPECT_TRUE(unwound);
 }
@@ -159,13 +159,7 @@ TEST(ClientCoroutineTest, StartsAgainAfterARun) {
 TEST(ClientCoroutineTest, StartEndsASuspendedRun) {
   bool unwound = false;
   ClientCoroutine coroutine;
-  coroutine.Start(
-      [&] {
-        UnwindWitness witness(unwound);
-        coroutine.Suspend();
-      },
-      kStackBytes);
-  coroutine.Resume();
+  RunToASuspensionWitnessed(coroutine, unwound);
   coroutine.Start([] {}, kStackBytes);
   EXPECT_TRUE(unwound);
   EXPECT_FALSE(coroutine.started());
