@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project's test command: sets up dependencies, then builds and runs the
-# whole test suite in a Release build and in an ASan+UBSan build, and the
-# local backend's tests (real threads) under ThreadSanitizer. The simulated
+# whole test suite in a Release build (with the verbs backend end to end on
+# Soft-RoCE in a qemu VM, CTest softroce.e2e) and in an ASan+UBSan build, and
+# the local backend's tests (real threads) under ThreadSanitizer. The simulated
 # fabric runs coroutines on one thread, which TSan cannot follow, so only the
 # local backend goes through TSan.
 set -euo pipefail
