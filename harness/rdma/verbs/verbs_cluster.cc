@@ -208,20 +208,23 @@ VerbsCluster::BarrierPassage VerbsCluster::Barrier(uint32_t phase, const std::st
   bool consequence = false;
   const std::exception_ptr failure = control_->Run(
       [&](Client& client) {
+        // The release is the last arrival's FAA. It happened after this
+        // process posted its own FAA and, once a READ saw it, after the READ
+        // before that one was posted: `previous_post` bounds it from below,
+        // so the uncertainty holds even when this process is descheduled.
+        uint64_t previous_post = client.NowNanoseconds();
         // Counting up, never resetting, lets later runs on the same memory
         // servers use the same word: each waits for the next multiple.
         const uint64_t arrived = client.FetchAndAdd(word, 1);
         const uint64_t target = (arrived / compute_servers + 1) * compute_servers;
-        const uint64_t start = client.NowNanoseconds();
-        const uint64_t deadline = start + uint64_t{options_.barrier_timeout_ms} * 1000000;
-        uint64_t previous_post = start;
+        const uint64_t deadline =
+            client.NowNanoseconds() + uint64_t{options_.barrier_timeout_ms} * 1000000;
         for (;;) {
           const uint64_t posted = client.NowNanoseconds();
           uint64_t value = 0;
           client.Read(word, &value, sizeof(value));
           const uint64_t done = client.NowNanoseconds();
           if (value >= target) {
-            // The last arrival happened after the previous READ was posted.
             passage = {done, done - previous_post};
             return;
           }
