@@ -245,30 +245,6 @@ def claim_rows(outcomes: list[claimlib.Outcome]) -> list[list[str]]:
 def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
                  found: dict[str, Path], drawn: list[Drawn],
                  outcomes: list[claimlib.Outcome], errors: list[str]) -> None:
-    kinds = set()
-    for experiment in experiments.values():
-        for point in experiment.points:  # kinds for the title; errors come below
-            backend = point.result.get("backend")
-            kinds.add(backend.get("type", "sim") if isinstance(backend, dict) else "sim")
-    where = {frozenset({"verbs"}): "a real RDMA cluster",
-             frozenset({"sim", "verbs"}): "the simulated RDMA fabric and a real RDMA cluster"}
-    lines = [f"# dmbench: Sherman (SIGMOD'22) vs FG+ on "
-             f"{where.get(frozenset(kinds), 'the simulated RDMA fabric')}", ""]
-    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    tally = {v: sum(o.verdict == v for o in outcomes)
-             for v in (claimlib.YES, claimlib.PARTLY, claimlib.NO, claimlib.NOT_RUN,
-                       claimlib.ERROR)}
-    lines += [f"{len(outcomes)} claims of the paper checked: "
-              + ", ".join(f"{count} {verdict}" for verdict, count in tally.items())
-              + " ([rule](#claims)).", ""]
-
-    # Provenance: where every number below comes from.
-    lines += ["## Provenance", "",
-              f"* Results: `{args.results_root}` ({len(found)} experiments"
-              + (f", directories starting with `{args.prefix}`" if args.prefix else "") + ")",
-              f"* Command that produced the results: "
-              + (f"`{args.command}`" if args.command else "not given (pass --command)"),
-              f"* Report written {now} by `{shlex.join([PROG] + sys.argv[1:])}`"]
     rows, revisions, backends, started, fallbacks = [], [], [], [], []
     for name in sorted(found):
         if name not in experiments:
@@ -288,19 +264,40 @@ def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
         rows.append([name, str(experiment.directory), str(len(experiment.points)),
                      ", ".join(short_revision(r) for r in prov.revisions),
                      backend_cell(prov.backends), span(prov.started)])
+    kinds = frozenset(kind for kind, _ in backends)
+    simulated_only = kinds <= {"sim"}
+    where = {frozenset({"verbs"}): "a real RDMA cluster",
+             frozenset({"sim", "verbs"}): "the simulated RDMA fabric and a real RDMA cluster"}
+    lines = [f"# dmbench: Sherman (SIGMOD'22) vs FG+ on "
+             f"{where.get(kinds, 'the simulated RDMA fabric')}", ""]
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    tally = {v: sum(o.verdict == v for o in outcomes)
+             for v in (claimlib.YES, claimlib.PARTLY, claimlib.NO, claimlib.NOT_RUN,
+                       claimlib.ERROR)}
+    lines += [f"{len(outcomes)} claims of the paper checked: "
+              + ", ".join(f"{count} {verdict}" for verdict, count in tally.items())
+              + " ([rule](#claims)).", ""]
+
+    # Provenance: where every number below comes from.
+    lines += ["## Provenance", "",
+              f"* Results: `{args.results_root}` ({len(found)} experiments"
+              + (f", directories starting with `{args.prefix}`" if args.prefix else "") + ")",
+              f"* Command that produced the results: "
+              + (f"`{args.command}`" if args.command else "not given (pass --command)"),
+              f"* Report written {now} by `{shlex.join([PROG] + sys.argv[1:])}`"]
     dirty = any("(dirty)" in r for r in revisions)
     lines += [f"* dmbench revision: {', '.join(dr.ordered(revisions)) or 'unknown'}"
               + (" — **built from a tree with uncommitted changes**" if dirty else
                  " (clean tree)"),
               (f"* NIC profile: {', '.join(n for _, n in dr.ordered(backends)) or 'unknown'}"
-               " (simulated fabric)" if all(k == "sim" for k, _ in backends) else
+               " (simulated fabric)" if simulated_only else
                f"* Backend: {dr.backend_text(backends)}"),
               f"* Runs started (wall_clock.started_at): {span(sorted(started))}"]
     if fallbacks:  # e.g. NICs without device memory for the on-chip lock table
         lines += [f"* Fallbacks of the real cluster: {'; '.join(dr.ordered(fallbacks))}"]
     lines += [""]
     lines += table(["Experiment", "Directory", "Points", "Revision",
-                    "NIC profile" if all(k == "sim" for k, _ in backends) else "Backend",
+                    "NIC profile" if simulated_only else "Backend",
                     "Started"], rows)
     lines += [""]
 
