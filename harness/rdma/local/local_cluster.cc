@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "harness/rdma/errors.h"
+#include "harness/util/monotonic_clock.h"
 
 namespace dmbench::rdma::local {
 
@@ -88,11 +89,7 @@ void LocalClient::Unpark(Client& other) {
   target.park_signal_.notify_one();
 }
 
-uint64_t LocalClient::NowNanoseconds() const {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                   std::chrono::steady_clock::now().time_since_epoch())
-                                   .count());
-}
+uint64_t LocalClient::NowNanoseconds() const { return MonotonicNanoseconds(); }
 
 LocalCluster::LocalCluster(const Topology& topology, uint64_t on_chip_memory_bytes)
     : topology_(topology) {

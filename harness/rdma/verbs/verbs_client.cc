@@ -1,7 +1,6 @@
 #include "harness/rdma/verbs/verbs_client.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdlib>
 #include <cstring>
 
@@ -10,6 +9,7 @@
 #include "harness/rdma/verbs/rdma_device.h"
 #include "harness/rdma/verbs/verbs_cluster.h"
 #include "harness/rdma/verbs/verbs_thread.h"
+#include "harness/util/monotonic_clock.h"
 
 namespace dmbench::rdma::verbs {
 
@@ -49,8 +49,7 @@ void VerbsClient::Yield() { coroutine_.Suspend(); }
 
 void VerbsClient::Park() {
   while (!permit_.exchange(false, std::memory_order_acq_rel)) {
-    if (thread_.cluster().aborting())
-      Fail("run aborted: " + thread_.cluster().abort_reason(), true);
+    StopIfAborting();
     coroutine_.Suspend();
   }
 }
@@ -60,11 +59,7 @@ void VerbsClient::Unpark(Client& other) {
   static_cast<VerbsClient&>(other).permit_.store(true, std::memory_order_release);
 }
 
-uint64_t VerbsClient::NowNanoseconds() const {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                   std::chrono::steady_clock::now().time_since_epoch())
-                                   .count());
-}
+uint64_t VerbsClient::NowNanoseconds() const { return MonotonicNanoseconds(); }
 
 bool VerbsClient::Runnable() const {
   // A client waits for its batch to complete, or parks; anything else runs.
@@ -77,6 +72,12 @@ void VerbsClient::CheckDeadline(uint64_t now_ns) {
   if (batches_pending_ > 0 && now_ns - posted_at_ns_ > thread_.cluster().completion_timeout_ns()) {
     deadline_passed_ = true;
   }
+}
+
+void VerbsClient::StopIfAborting() {
+  if (!thread_.cluster().aborting()) return;
+  failure_is_consequence_ = true;
+  thread_.cluster().ThrowIfAborting();
 }
 
 [[noreturn]] void VerbsClient::Fail(const std::string& message, bool consequence) {
@@ -116,10 +117,7 @@ void VerbsClient::Post(std::span<WorkRequest> batch, uint32_t batch_index, size_
     thread_.PollCompletions();
     if (queue_pair.in_flight + count <= queue_pair.capacity) break;
     coroutine_.Suspend();
-    if (thread_.cluster().aborting()) {
-      waiting_for_slots_ = false;
-      Fail("run aborted: " + thread_.cluster().abort_reason(), true);
-    }
+    StopIfAborting();
   }
   waiting_for_slots_ = false;
 
@@ -188,7 +186,7 @@ void VerbsClient::Post(std::span<WorkRequest> batch, uint32_t batch_index, size_
 
 void VerbsClient::ExecuteBatches(std::span<const std::span<WorkRequest>> batches) {
   VerbsCluster& cluster = thread_.cluster();
-  if (cluster.aborting()) Fail("run aborted: " + cluster.abort_reason(), true);
+  StopIfAborting();
   size_t staging = 0;
   size_t requests = 0;
   for (std::span<WorkRequest> batch : batches) {
@@ -214,9 +212,7 @@ void VerbsClient::ExecuteBatches(std::span<const std::span<WorkRequest>> batches
                ": it or the network stopped answering (backend.completion_timeout_ms)",
            false);
     }
-    if (batches_pending_ > 0 && cluster.aborting()) {
-      Fail("run aborted: " + cluster.abort_reason(), true);
-    }
+    if (batches_pending_ > 0) StopIfAborting();
   }
   if (!completion_error_.empty()) Fail(completion_error_, completion_error_is_flush_);
   offset = 0;

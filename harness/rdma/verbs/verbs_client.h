@@ -63,6 +63,8 @@ class VerbsClient final : public Client {
   void ReserveStaging(size_t bytes);
   void Post(std::span<WorkRequest> batch, uint32_t batch_index, size_t& staging_offset);
   [[noreturn]] void Fail(const std::string& message, bool consequence);
+  // Leaves with the abort's reason once another failure aborts the run.
+  void StopIfAborting();
 
   VerbsThread& thread_;
   ClientCoroutine coroutine_;

@@ -69,12 +69,6 @@ VerbsCluster::VerbsCluster(const Topology& topology, const VerbsOptions& options
     const MemoryServerInfo& server = queue_pair.server;
     shape_.host_memory_bytes = std::min(shape_.host_memory_bytes, server.host.bytes);
     shape_.on_chip_memory_bytes = std::min(shape_.on_chip_memory_bytes, server.on_chip.bytes);
-    device_memory_.push_back(server.on_chip_is_device_memory);
-    if (!server.on_chip_is_device_memory) {
-      fallbacks_.push_back("memory server " +
-                           ServerLabel(static_cast<uint16_t>(device_memory_.size() - 1)) + ": " +
-                           server.FallbackReason());
-    }
   }
   if (shape_.host_memory_bytes < MemoryLayout::kFirstChunkOffset + topology.chunk_bytes()) {
     throw ConfigError(
@@ -127,7 +121,6 @@ std::unique_ptr<VerbsThread> VerbsCluster::ConnectThread(uint32_t index, uint32_
           Connect(channel_, id, device_->protection_domain(), thread->cq(), kCaps, label, timeout);
       thread->AddQueuePair(
           {id, kCaps.send_queue_depth, 0, connection.inline_bytes, connection.server});
-      inline_bytes_ = connection.inline_bytes;
     } catch (...) {
       if (id->qp != nullptr) rdma_destroy_qp(id);
       rdma_destroy_id(id);
@@ -165,6 +158,10 @@ std::string VerbsCluster::ServerLabel(uint16_t server) const {
 std::string VerbsCluster::abort_reason() const {
   std::lock_guard lock(abort_mutex_);
   return abort_reason_;
+}
+
+void VerbsCluster::ThrowIfAborting() const {
+  if (aborting()) throw VerbError("run aborted: " + abort_reason());
 }
 
 void VerbsCluster::Abort(const std::string& reason) {
@@ -237,7 +234,7 @@ VerbsCluster::BarrierPassage VerbsCluster::Barrier(uint32_t phase, const std::st
                             " ms (are they all running with the same config? "
                             "backend.barrier_timeout_ms sets the limit)");
           }
-          if (aborting()) throw VerbError("run aborted: " + abort_reason());
+          ThrowIfAborting();
         }
       },
       &consequence);
@@ -245,13 +242,26 @@ VerbsCluster::BarrierPassage VerbsCluster::Barrier(uint32_t phase, const std::st
   return passage;
 }
 
-std::vector<std::string> VerbsCluster::fallbacks() const { return fallbacks_; }
+std::vector<std::string> VerbsCluster::fallbacks() const {
+  std::vector<std::string> fallbacks;
+  const std::vector<QueuePair>& servers = threads_.front()->queue_pairs();
+  for (uint16_t s = 0; s < servers.size(); ++s) {
+    if (!servers[s].server.on_chip_is_device_memory) {
+      fallbacks.push_back("memory server " + ServerLabel(s) + ": " +
+                          servers[s].server.FallbackReason());
+    }
+  }
+  return fallbacks;
+}
 
 nlohmann::json VerbsCluster::Describe() const {
+  // Every thread's queue pairs connect to the same servers with the same caps.
+  const std::vector<QueuePair>& queue_pairs = threads_.front()->queue_pairs();
   nlohmann::json servers = nlohmann::json::array();
   for (size_t s = 0; s < endpoints_.size(); ++s) {
+    const bool device_memory = queue_pairs[s].server.on_chip_is_device_memory;
     servers.push_back({{"endpoint", endpoints_[s].ToString()},
-                       {"on_chip", device_memory_[s] ? "device memory" : "host memory"}});
+                       {"on_chip", device_memory ? "device memory" : "host memory"}});
   }
   return {{"type", "verbs"},
           {"device", device_->name()},
@@ -261,9 +271,9 @@ nlohmann::json VerbsCluster::Describe() const {
           {"memory_servers", servers},
           {"host_memory_bytes", shape_.host_memory_bytes},
           {"on_chip_memory_bytes", shape_.on_chip_memory_bytes},
-          {"max_inline_data", inline_bytes_},
+          {"max_inline_data", queue_pairs.front().inline_bytes},
           {"send_queue_depth", kCaps.send_queue_depth},
-          {"fallbacks", fallbacks_}};
+          {"fallbacks", fallbacks()}};
 }
 
 }  // namespace dmbench::rdma::verbs

@@ -64,6 +64,8 @@ class VerbsCluster final : public Cluster {
   }
   bool aborting() const { return aborting_.load(std::memory_order_acquire); }
   std::string abort_reason() const;
+  // Throws VerbError("run aborted: <reason>") once the run is aborting.
+  void ThrowIfAborting() const;
   // Stops the run on every thread; the first reason is kept.
   void Abort(const std::string& reason);
 
@@ -89,9 +91,6 @@ class VerbsCluster final : public Cluster {
   std::vector<std::unique_ptr<VerbsThread>> threads_;
   // Barriers run on a connection of their own to memory server 0.
   std::unique_ptr<VerbsThread> control_;
-  std::vector<bool> device_memory_;  // per memory server
-  std::vector<std::string> fallbacks_;
-  uint32_t inline_bytes_ = 0;
 
   mutable std::mutex abort_mutex_;
   std::string abort_reason_;

@@ -1,10 +1,9 @@
 #include "harness/rdma/verbs/verbs_thread.h"
 
-#include <chrono>
-
 #include "harness/rdma/errors.h"
 #include "harness/rdma/verbs/verbs_client.h"
 #include "harness/rdma/verbs/verbs_cluster.h"
+#include "harness/util/monotonic_clock.h"
 
 namespace dmbench::rdma::verbs {
 
@@ -14,12 +13,6 @@ constexpr size_t kStackBytes = 256 << 10;
 constexpr int kCompletionsPerPoll = 32;
 // Deadlines are checked every so many scheduler rounds, not on every one.
 constexpr uint32_t kRoundsPerDeadlineCheck = 1024;
-
-uint64_t SteadyNanoseconds() {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                   std::chrono::steady_clock::now().time_since_epoch())
-                                   .count());
-}
 
 std::string Message(const std::exception_ptr& failure) {
   try {
@@ -52,8 +45,6 @@ void VerbsThread::AddClient(std::unique_ptr<VerbsClient> client) {
   clients_.push_back(std::move(client));
 }
 
-ibv_pd* VerbsThread::protection_domain() const { return cluster_.device().protection_domain(); }
-
 void VerbsThread::PollCompletions() {
   ibv_wc completions[kCompletionsPerPoll];
   const int count = ibv_poll_cq(cq_, kCompletionsPerPoll, completions);
@@ -67,6 +58,7 @@ void VerbsThread::PollCompletions() {
 std::exception_ptr VerbsThread::Run(const Cluster::ClientBody& body, bool* consequence) {
   for (auto& client : clients_) {
     client->failure_is_consequence_ = false;
+    client->waiting_for_slots_ = false;
     client->permit_.store(false, std::memory_order_relaxed);
     client->coroutine_.Start([raw = client.get(), &body] { body(*raw); }, kStackBytes);
   }
@@ -76,7 +68,7 @@ std::exception_ptr VerbsThread::Run(const Cluster::ClientBody& body, bool* conse
     for (uint32_t round = 0;; ++round) {
       PollCompletions();
       const bool check_deadlines = round % kRoundsPerDeadlineCheck == 0;
-      const uint64_t now = check_deadlines ? SteadyNanoseconds() : 0;
+      const uint64_t now = check_deadlines ? MonotonicNanoseconds() : 0;
       bool running = false;
       for (auto& client : clients_) {
         if (client->coroutine_.finished()) continue;

@@ -54,7 +54,6 @@ class VerbsThread {
   std::vector<QueuePair>& queue_pairs() { return queue_pairs_; }
   ChunkAllocator& allocator() { return *allocator_; }
   ibv_cq* cq() const { return cq_; }
-  ibv_pd* protection_domain() const;
   // Completes whatever the queue has: called by the scheduler, and by a
   // client waiting for send-queue slots.
   void PollCompletions();
