@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <sstream>
 
@@ -11,9 +12,11 @@ namespace dmbench::cli {
 
 namespace {
 
+// `parse` returns an element's value and sets how many characters it used;
+// an element it does not use whole, or throws on, is an error.
 template <typename T, typename Parse>
 std::vector<T> ParseList(const std::string& option, const std::string& text, const char* kind,
-                         Parse parse) {
+                         const char* example, Parse parse) {
   std::vector<T> values;
   std::stringstream stream(text);
   std::string element;
@@ -24,9 +27,9 @@ std::vector<T> ParseList(const std::string& option, const std::string& text, con
     } catch (const std::exception&) {
       used = 0;
     }
-    if (used == 0 || used != element.size() || element.starts_with('-')) {
-      throw ConfigError("--" + option + ": '" + element + "' is not a non-negative " + kind +
-                        " (expected a comma-separated list such as 1,2,3)");
+    if (used == 0 || used != element.size()) {
+      throw ConfigError("--" + option + ": '" + element + "' is not a " + kind +
+                        " (expected a comma-separated list such as " + example + ")");
     }
   }
   if (values.empty()) throw ConfigError("--" + option + ": empty list");
@@ -36,14 +39,28 @@ std::vector<T> ParseList(const std::string& option, const std::string& text, con
 }  // namespace
 
 std::vector<uint64_t> ParseUnsignedList(const std::string& option, const std::string& text) {
-  return ParseList<uint64_t>(option, text, "integer", [](const std::string& s, size_t* used) {
-    return std::stoull(s, used);
-  });
+  return ParseList<uint64_t>(option, text, "non-negative integer", "1,2,3",
+                             [](const std::string& s, size_t* used) {
+                               // stoull takes "-1" for a huge number.
+                               if (s.starts_with('-')) throw std::invalid_argument(s);
+                               return std::stoull(s, used);
+                             });
 }
 
 std::vector<double> ParseNumberList(const std::string& option, const std::string& text) {
-  return ParseList<double>(option, text, "number",
-                           [](const std::string& s, size_t* used) { return std::stod(s, used); });
+  return ParseList<double>(option, text, "non-negative number", "1,2,3",
+                           [](const std::string& s, size_t* used) {
+                             if (s.starts_with('-')) throw std::invalid_argument(s);
+                             return std::stod(s, used);
+                           });
+}
+
+std::vector<std::string> ParseStringList(const std::string& option, const std::string& text) {
+  return ParseList<std::string>(option, text, "non-empty value", "a,b",
+                                [](const std::string& s, size_t* used) {
+                                  *used = s.size();
+                                  return s;
+                                });
 }
 
 bool ParseOptions(const std::vector<std::string>& arguments,
@@ -59,28 +76,41 @@ bool ParseOptions(const std::vector<std::string>& arguments,
   return true;
 }
 
-void WriteJsonFile(const std::string& file, const nlohmann::json& document) {
+int ReportVerification(const nlohmann::json& verify, const std::string& command) {
+  std::cout << "verify: " << verify["operations_checked"] << " operations checked, "
+            << verify["violations"] << " violations\n";
+  for (const auto& example : verify["examples"]) {
+    std::cout << "  " << example.get<std::string>() << "\n";
+  }
+  if (verify["violations"].get<uint64_t>() == 0) return 0;
+  std::cerr << "dmbench " << command << ": the consistency checker found violations\n";
+  return 3;
+}
+
+namespace {
+
+void WriteFile(const std::string& file, const std::function<void(std::ostream&)>& write) {
   const std::filesystem::path path(file);
   if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
   const std::string temporary = file + ".partial";
   {
-    std::ofstream stream(temporary);
-    stream << document.dump(2) << "\n";
+    std::ofstream stream(temporary, std::ios::binary);
+    write(stream);
     if (!stream) throw std::runtime_error("cannot write " + temporary);
   }
   // Renamed into place only when complete: a crash never leaves a truncated
-  // result that looks finished.
+  // file that looks finished.
   std::filesystem::rename(temporary, path);
 }
 
+}  // namespace
+
+void WriteJsonFile(const std::string& file, const nlohmann::json& document) {
+  WriteFile(file, [&](std::ostream& stream) { stream << document.dump(2) << "\n"; });
+}
+
 void WriteHistoryFile(const std::string& file, const indexes::ConsistencyChecker& checker) {
-  const std::string temporary = file + ".partial";
-  {
-    std::ofstream stream(temporary, std::ios::binary);
-    checker.SaveHistory(stream);
-    if (!stream) throw std::runtime_error("cannot write " + temporary);
-  }
-  std::filesystem::rename(temporary, file);
+  WriteFile(file, [&](std::ostream& stream) { checker.SaveHistory(stream); });
 }
 
 }  // namespace dmbench::cli

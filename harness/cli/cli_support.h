@@ -19,6 +19,12 @@ bool ParseOptions(const std::vector<std::string>& arguments,
 // "8,16,32" -> {8, 16, 32}; ConfigError names `option` and the bad element.
 std::vector<uint64_t> ParseUnsignedList(const std::string& option, const std::string& text);
 std::vector<double> ParseNumberList(const std::string& option, const std::string& text);
+// "a:1,b:2" -> {"a:1", "b:2"}; an empty element is an error.
+std::vector<std::string> ParseStringList(const std::string& option, const std::string& text);
+
+// Prints a result's "verify" section (the checker ran); returns 3, saying
+// so on stderr, when it found violations, else 0: `command`'s exit status.
+int ReportVerification(const nlohmann::json& verify, const std::string& command);
 
 // Writes `document` to `file` (pretty-printed); throws on failure, so no
 // result is silently lost.

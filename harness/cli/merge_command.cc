@@ -32,7 +32,7 @@ nlohmann::json SharedConfig(nlohmann::json config) {
 // intervals are widened by the largest one: two processes' clocks then
 // differ by no more than the widening on both sides.
 nlohmann::json VerifyTogether(const std::vector<nlohmann::json>& results,
-                              const std::vector<std::filesystem::path>& files, bool* ok) {
+                              const std::vector<std::filesystem::path>& files) {
   const driver::RunConfig config = driver::RunConfig::FromJson(results[0]["config"]);
   uint64_t widen_ns = 0;
   for (const nlohmann::json& result : results) {
@@ -55,15 +55,9 @@ nlohmann::json VerifyTogether(const std::vector<nlohmann::json>& results,
     if (!stream) throw ConfigError("cannot open " + history.string() + " (the run's history)");
     checker.LoadHistory(stream, widen_ns);
   }
-  const indexes::ConsistencyReport report = checker.Check();
-  *ok = report.ok();
-  nlohmann::json examples = nlohmann::json::array();
-  for (const auto& violation : report.examples) examples.push_back(violation.message);
-  return {{"enabled", true},
-          {"operations_checked", report.operations_checked},
-          {"violations", report.violations},
-          {"examples", examples},
-          {"clock_widening_ns", widen_ns}};
+  nlohmann::json verify = driver::VerifyJson(checker.Check());
+  verify["clock_widening_ns"] = widen_ns;
+  return verify;
 }
 
 }  // namespace
@@ -159,7 +153,7 @@ int RunMergeCommand(const std::vector<std::string>& arguments) {
   const nlohmann::json operations = total.ToJson(measured_seconds);
 
   nlohmann::json merged = first;
-  merged["config"]["backend"].erase("compute_server");
+  merged["config"] = SharedConfig(first["config"]);
   merged["backend"] = {{"type", "verbs"}, {"compute_servers", backends}, {"fallbacks", fallbacks}};
   merged["operations"] = operations;
   merged["throughput_mops"] = operations["overall"]["throughput_mops"];
@@ -168,29 +162,16 @@ int RunMergeCommand(const std::vector<std::string>& arguments) {
                        {"index_operations", index_operations},
                        {"merged_from", files.size()}};
   merged["wall_clock"] = {{"started_at", started_at}, {"wall_seconds", wall_seconds}};
-  bool verified_ok = true;
   // A lone compute server checked its own history; several defer to here.
   if (first["verify"].value("deferred_to_merge", false)) {
-    merged["verify"] = VerifyTogether(results, files, &verified_ok);
-  } else if (first["verify"]["enabled"].get<bool>()) {
-    verified_ok = first["verify"]["violations"].get<uint64_t>() == 0;
+    merged["verify"] = VerifyTogether(results, files);
   }
   WriteJsonFile(values["out"].as<std::string>(), merged);
   std::cout << "merged " << files.size() << " compute servers' results into "
             << values["out"].as<std::string>() << "\n"
             << driver::SummaryTable(merged);
-  if (merged["verify"]["enabled"].get<bool>()) {
-    const auto& verify = merged["verify"];
-    std::cout << "verify: " << verify["operations_checked"] << " operations checked, "
-              << verify["violations"] << " violations\n";
-    for (const auto& example : verify["examples"])
-      std::cout << "  " << example.get<std::string>() << "\n";
-    if (!verified_ok) {
-      std::cerr << "dmbench merge: the consistency checker found violations\n";
-      return 3;
-    }
-  }
-  return 0;
+  return merged["verify"]["enabled"].get<bool>() ? ReportVerification(merged["verify"], "merge")
+                                                 : 0;
 }
 
 }  // namespace dmbench::cli

@@ -37,21 +37,16 @@ int RunRunCommand(const std::vector<std::string>& arguments) {
     std::cerr << "dmbench run: --config FILE is required (see --help)\n";
     return 2;
   }
+  const std::string config_file = values["config"].as<std::string>();
+  const nlohmann::json document = ReadJsonFile(config_file);
   std::vector<std::string> sets;
   if (values.count("set")) sets = values["set"].as<std::vector<std::string>>();
   if (values.count("verify")) sets.push_back("run.verify=true");
   if (values.count("memory-servers")) {
-    nlohmann::json list = nlohmann::json::array();
-    const std::string text = values["memory-servers"].as<std::string>();
-    for (size_t start = 0; start <= text.size();) {
-      const size_t comma = text.find(',', start);
-      list.push_back(text.substr(start, comma - start));
-      if (comma == std::string::npos) break;
-      start = comma + 1;
-    }
+    const nlohmann::json list =
+        ParseStringList("memory-servers", values["memory-servers"].as<std::string>());
     // A config written for the simulated fabric runs as is: its backend
     // section (a NIC profile) means nothing on a real cluster.
-    const nlohmann::json document = ReadJsonFile(values["config"].as<std::string>());
     if (document.value("backend", nlohmann::json::object()).value("type", "sim") != "verbs") {
       sets.insert(sets.begin(), R"(backend={"type": "verbs"})");
     }
@@ -61,7 +56,7 @@ int RunRunCommand(const std::vector<std::string>& arguments) {
     sets.push_back("backend.compute_server=" +
                    std::to_string(values["compute-server"].as<uint32_t>()));
   }
-  const driver::RunConfig config = driver::LoadRunConfig(values["config"].as<std::string>(), sets);
+  const driver::RunConfig config = driver::LoadRunConfig(document, config_file, sets);
 
   const driver::BenchmarkOutcome outcome =
       driver::RunBenchmark(config, values.count("quiet") ? nullptr : &std::cerr);
@@ -95,15 +90,7 @@ int RunRunCommand(const std::vector<std::string>& arguments) {
               << " operations recorded; 'dmbench merge' checks them with the other compute "
                  "servers'\n";
   } else if (config.verify) {
-    const auto& verify = outcome.result["verify"];
-    std::cout << "verify: " << verify["operations_checked"] << " operations checked, "
-              << verify["violations"] << " violations\n";
-    for (const auto& example : verify["examples"])
-      std::cout << "  " << example.get<std::string>() << "\n";
-    if (!outcome.verified_ok) {
-      std::cerr << "dmbench run: the consistency checker found violations\n";
-      return 3;
-    }
+    return ReportVerification(outcome.result["verify"], "run");
   }
   return 0;
 }

@@ -67,6 +67,8 @@ void Execute(indexes::BLinkTree& tree, rdma::Client& client, const workloads::Op
   }
 }
 
+}  // namespace
+
 nlohmann::json VerifyJson(const indexes::ConsistencyReport& report) {
   nlohmann::json examples = nlohmann::json::array();
   for (const auto& violation : report.examples) examples.push_back(violation.message);
@@ -75,8 +77,6 @@ nlohmann::json VerifyJson(const indexes::ConsistencyReport& report) {
           {"violations", report.violations},
           {"examples", examples}};
 }
-
-}  // namespace
 
 BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress) {
   const auto wall_start = std::chrono::steady_clock::now();

@@ -29,6 +29,9 @@ struct BenchmarkOutcome {
 // `progress` (may be null) gets a line per tenth of the measured window.
 BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress);
 
+// The result's "verify" section for a checker's report.
+nlohmann::json VerifyJson(const indexes::ConsistencyReport& report);
+
 // A readable table of a result: per op type, count, Mops, latency, round trips.
 std::string SummaryTable(const nlohmann::json& result);
 

@@ -181,7 +181,11 @@ nlohmann::json ApplySet(nlohmann::json document, const std::string& assignment) 
 }
 
 RunConfig LoadRunConfig(const std::string& file, const std::vector<std::string>& sets) {
-  nlohmann::json document = ReadJsonFile(file);
+  return LoadRunConfig(ReadJsonFile(file), file, sets);
+}
+
+RunConfig LoadRunConfig(nlohmann::json document, const std::string& file,
+                        const std::vector<std::string>& sets) {
   for (const std::string& assignment : sets) document = ApplySet(std::move(document), assignment);
   try {
     return RunConfig::FromJson(document);

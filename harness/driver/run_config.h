@@ -55,5 +55,8 @@ nlohmann::json ApplySet(nlohmann::json document, const std::string& assignment);
 
 // Reads a config file, applies the overrides in order, and resolves it.
 RunConfig LoadRunConfig(const std::string& file, const std::vector<std::string>& sets);
+// The same for a document already read from `file`.
+RunConfig LoadRunConfig(nlohmann::json document, const std::string& file,
+                        const std::vector<std::string>& sets);
 
 }  // namespace dmbench::driver
