@@ -8,6 +8,7 @@
 
 #include "harness/rdma/errors.h"
 #include "harness/util/json_object_reader.h"
+#include "harness/util/tests/mentions.h"
 
 namespace dmbench::workloads {
 namespace {
@@ -28,12 +29,6 @@ std::string ErrorOf(const json& document) {
     return error.what();
   }
   return "no error";
-}
-
-::testing::AssertionResult Mentions(const std::string& message, const std::string& part) {
-  if (message.find(part) != std::string::npos) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure()
-         << "\"" << message << "\" does not mention \"" << part << "\"";
 }
 
 struct Fractions {

@@ -11,6 +11,7 @@
 #include "harness/rdma/errors.h"
 #include "harness/rdma/memory_layout.h"
 #include "harness/rdma/sim/sim_cluster.h"
+#include "harness/util/tests/mentions.h"
 
 namespace dmbench::rdma {
 namespace {
@@ -35,12 +36,6 @@ Topology Shape(uint32_t memory_servers, uint32_t threads, uint32_t coroutines,
   topology.host_memory_mib = host_memory_mib;
   topology.chunk_mib = 1;
   return topology;
-}
-
-::testing::AssertionResult Mentions(const std::string& message, const std::string& part) {
-  if (message.find(part) != std::string::npos) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure()
-         << "\"" << message << "\" does not mention \"" << part << "\"";
 }
 
 struct Allocation {

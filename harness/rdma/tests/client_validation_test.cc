@@ -12,6 +12,7 @@
 #include "harness/rdma/client.h"
 #include "harness/rdma/errors.h"
 #include "harness/rdma/global_address.h"
+#include "harness/util/tests/mentions.h"
 
 namespace dmbench::rdma {
 namespace {
@@ -73,12 +74,6 @@ std::string VerbErrorOf(Action action) {
     return error.what();
   }
   return "no error";
-}
-
-::testing::AssertionResult Mentions(const std::string& message, const std::string& part) {
-  if (message.find(part) != std::string::npos) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure()
-         << "\"" << message << "\" does not mention \"" << part << "\"";
 }
 
 TEST(ClientValidation, ValidVerbsReachTheBackendAndAreCounted) {

@@ -9,15 +9,10 @@
 #include "harness/rdma/errors.h"
 #include "harness/rdma/topology.h"
 #include "harness/util/json_object_reader.h"
+#include "harness/util/tests/mentions.h"
 
 namespace dmbench::rdma {
 namespace {
-
-::testing::AssertionResult Mentions(const std::string& message, const std::string& part) {
-  if (message.find(part) != std::string::npos) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure()
-         << "\"" << message << "\" does not mention \"" << part << "\"";
-}
 
 std::string ValidateError(const std::function<void(Topology&)>& edit) {
   Topology topology;

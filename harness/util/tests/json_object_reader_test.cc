@@ -9,17 +9,12 @@
 #include <string>
 
 #include "harness/rdma/errors.h"
+#include "harness/util/tests/mentions.h"
 
 namespace dmbench {
 namespace {
 
 using nlohmann::json;
-
-::testing::AssertionResult Mentions(const std::string& message, const std::string& part) {
-  if (message.find(part) != std::string::npos) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure()
-         << "\"" << message << "\" does not mention \"" << part << "\"";
-}
 
 // The ConfigError message of `read` on a reader of `document` at `path`.
 std::string ErrorOf(const json& document, const std::string& path,

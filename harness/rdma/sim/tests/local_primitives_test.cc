@@ -8,6 +8,7 @@
 
 #include "harness/rdma/errors.h"
 #include "harness/rdma/sim/tests/sim_test_support.h"
+#include "harness/util/tests/mentions.h"
 
 namespace dmbench::rdma::sim {
 namespace {
@@ -15,12 +16,6 @@ namespace {
 using testing::DefaultProfile;
 using testing::MakeCluster;
 using testing::SmallTopology;
-
-::testing::AssertionResult Mentions(const std::string& message, const std::string& part) {
-  if (message.find(part) != std::string::npos) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure()
-         << "\"" << message << "\" does not mention \"" << part << "\"";
-}
 
 // `compute_servers` x `threads` x `coroutines`, one memory server.
 Topology Shape(uint32_t compute_servers, uint32_t threads, uint32_t coroutines) {

@@ -11,17 +11,12 @@
 #include "harness/rdma/sim/nic_profile.h"
 #include "harness/rdma/sim/tests/sim_test_support.h"
 #include "harness/util/json_object_reader.h"
+#include "harness/util/tests/mentions.h"
 
 namespace dmbench::rdma::sim {
 namespace {
 
 using testing::NicProfilePath;
-
-::testing::AssertionResult Mentions(const std::string& message, const std::string& part) {
-  if (message.find(part) != std::string::npos) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure()
-         << "\"" << message << "\" does not mention \"" << part << "\"";
-}
 
 nlohmann::json ShippedProfile() { return ReadJsonFile(NicProfilePath("cx5-100g")); }
 
