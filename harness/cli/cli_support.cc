@@ -65,9 +65,13 @@ std::vector<std::string> ParseStringList(const std::string& option, const std::s
 
 bool ParseOptions(const std::vector<std::string>& arguments,
                   const boost::program_options::options_description& options,
-                  boost::program_options::variables_map& values) {
+                  boost::program_options::variables_map& values,
+                  const boost::program_options::positional_options_description* positional) {
   namespace po = boost::program_options;
-  po::store(po::command_line_parser(arguments).options(options).run(), values);
+  po::command_line_parser parser(arguments);
+  parser.options(options);
+  if (positional != nullptr) parser.positional(*positional);
+  po::store(parser.run(), values);
   po::notify(values);
   if (values.count("help")) {
     std::cout << options;

@@ -11,10 +11,13 @@
 
 namespace dmbench::cli {
 
-// Parses a subcommand's options; returns false after printing --help.
-bool ParseOptions(const std::vector<std::string>& arguments,
-                  const boost::program_options::options_description& options,
-                  boost::program_options::variables_map& values);
+// Parses a subcommand's options (and `positional` arguments, when given);
+// returns false after printing --help.
+bool ParseOptions(
+    const std::vector<std::string>& arguments,
+    const boost::program_options::options_description& options,
+    boost::program_options::variables_map& values,
+    const boost::program_options::positional_options_description* positional = nullptr);
 
 // "8,16,32" -> {8, 16, 32}; ConfigError names `option` and the bad element.
 std::vector<uint64_t> ParseUnsignedList(const std::string& option, const std::string& text);

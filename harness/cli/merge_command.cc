@@ -75,20 +75,7 @@ int RunMergeCommand(const std::vector<std::string>& arguments) {
   po::positional_options_description positional;
   positional.add("results", -1);
   po::variables_map values;
-  {
-    std::vector<const char*> argv{"dmbench merge"};
-    for (const std::string& argument : arguments) argv.push_back(argument.c_str());
-    po::store(po::command_line_parser(static_cast<int>(argv.size()), argv.data())
-                  .options(options)
-                  .positional(positional)
-                  .run(),
-              values);
-    po::notify(values);
-  }
-  if (values.count("help")) {
-    std::cout << options;
-    return 0;
-  }
+  if (!ParseOptions(arguments, options, values, &positional)) return 0;
   if (!values.count("out") || !values.count("results")) {
     std::cerr << "dmbench merge: --out FILE and at least one result are required (see --help)\n";
     return 2;
@@ -106,9 +93,15 @@ int RunMergeCommand(const std::vector<std::string>& arguments) {
                       first["backend"].value("type", std::string("?")) +
                       "); only verbs results are merged");
   }
-  const uint32_t compute_servers = first["cluster"]["compute_servers"].get<uint32_t>();
+  const uint32_t compute_servers =
+      first.value("cluster", nlohmann::json::object()).value("compute_servers", 0u);
   std::vector<int> seen(compute_servers, -1);
   for (size_t i = 0; i < results.size(); ++i) {
+    if (!results[i].value("cluster", nlohmann::json::object()).contains("compute_server")) {
+      throw ConfigError(files[i].string() +
+                        ": not one compute server's result (merge takes the files that "
+                        "'dmbench run --memory-servers ... --compute-server I --out FILE' wrote)");
+    }
     if (SharedConfig(results[i]["config"]) != SharedConfig(first["config"])) {
       throw ConfigError(files[i].string() + " ran another config than " + files[0].string() +
                         ": results of different runs cannot be merged");
