@@ -7,6 +7,7 @@
 
 #include "harness/cli/merge_command.h"
 #include "harness/cli/micro_command.h"
+#include "harness/cli/nic_command.h"
 #include "harness/cli/run_command.h"
 #include "harness/cli/serve_command.h"
 #include "harness/cli/sweep_command.h"
@@ -20,6 +21,7 @@ constexpr const char* kUsage =
     "  run     one benchmark from a config file: bulkload, warm-up, measured window\n"
     "  sweep   every point of an experiment (a paper figure), one result file each\n"
     "  micro   substrate microbenchmarks on the simulated fabric (Sherman Figs. 2, 3)\n"
+    "  nic     the calibration document of a simulated-fabric NIC profile\n"
     "  serve   a memory server of a real RDMA cluster\n"
     "  merge   one result from the results of a real cluster's compute servers\n"
     "Run 'dmbench <command> --help' for a command's options.\n";
@@ -38,10 +40,11 @@ int main(int argc, char** argv) {
     if (command == "run") return dmbench::cli::RunRunCommand(rest);
     if (command == "sweep") return dmbench::cli::RunSweepCommand(rest);
     if (command == "micro") return dmbench::cli::RunMicroCommand(rest);
+    if (command == "nic") return dmbench::cli::RunNicCommand(rest);
     if (command == "serve") return dmbench::cli::RunServeCommand(rest);
     if (command == "merge") return dmbench::cli::RunMergeCommand(rest);
     std::cerr << "dmbench: unknown command '" << command
-              << "' (allowed: run, sweep, micro, serve, merge)\n"
+              << "' (allowed: run, sweep, micro, nic, serve, merge)\n"
               << kUsage;
     return 2;
   } catch (const dmbench::ConfigError& error) {

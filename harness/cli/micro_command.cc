@@ -7,11 +7,14 @@
 #include "harness/cli/cli_support.h"
 #include "harness/driver/benchmark_runner.h"
 #include "harness/driver/build_info.h"
+#include "harness/driver/run_config.h"
 #include "harness/micro/atomic_benchmark.h"
 #include "harness/micro/hocl_benchmark.h"
+#include "harness/micro/interference_benchmark.h"
 #include "harness/micro/spinlock_benchmark.h"
 #include "harness/micro/verb_benchmark.h"
 #include "harness/rdma/errors.h"
+#include "harness/util/json_object_reader.h"
 
 namespace dmbench::cli {
 
@@ -20,11 +23,12 @@ namespace po = boost::program_options;
 namespace {
 
 constexpr const char* kUsage =
-    "usage: dmbench micro {verbs|atomics|spinlock|hocl|all} [options]\n"
+    "usage: dmbench micro {verbs|atomics|spinlock|hocl|interference|all} [options]\n"
     "  verbs     READ/WRITE throughput and latency vs IO size (Sherman Fig. 3)\n"
     "  atomics   CAS throughput to 1..K addresses, host vs on-chip memory\n"
     "  spinlock  RDMA spin locks under Zipfian skew (Sherman Fig. 2)\n"
     "  hocl      the hierarchical on-chip lock: host, +on-chip, +hierarchical (Fig. 16)\n"
+    "  interference  READ throughput and latency while k clients spin CAS on one word\n"
     "  all       all of them in turn\n";
 
 template <typename T>
@@ -71,6 +75,8 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
   options.add_options()("help,h", "show this help")(
       "nic", po::value<std::string>()->default_value("cx5-100g"),
       "NIC profile: a name under configs/nic/ or a JSON file")(
+      "nic-set", po::value<std::vector<std::string>>()->composing(),
+      "override a profile parameter: --nic-set processing_units=0 (repeatable)")(
       "seed", po::value<uint64_t>()->default_value(1), "random seed")(
       "warmup-us", po::value<double>(),
       "simulated warm-up per point in us (default: verbs and atomics 20, spinlock 1000)")(
@@ -89,14 +95,17 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
       "verbs: inbound (all clients to one memory server) or outbound (one compute server to "
       "all memory servers)")("depth", po::value<uint64_t>()->default_value(1),
                              "verbs: work requests per batch per client, 1..64")(
-      "memory", po::value<std::string>()->default_value("both"), "atomics: host, onchip or both")(
+      "memory", po::value<std::string>()->default_value("both"),
+      "atomics, interference: host, onchip or both")(
       "addresses", po::value<std::string>()->default_value("1,8,64,1024"),
       "atomics: numbers of distinct words")(
       "thetas", po::value<std::string>(),
       "spinlock, hocl: Zipfian skews, each in [0, 1) (default: spinlock 0,0.8,0.9,0.95,0.99; "
       "hocl 0.99)")("release", po::value<std::string>()->default_value("both"),
                     "spinlock: faa (FG), write (FG+) or both")(
-      "locks", po::value<uint64_t>()->default_value(10240), "spinlock, hocl: number of locks");
+      "locks", po::value<uint64_t>()->default_value(10240), "spinlock, hocl: number of locks")(
+      "spinners", po::value<std::string>()->default_value("0,8,32,88"),
+      "interference: numbers of spinning clients (the others READ)");
 
   if (arguments.empty() || arguments[0] == "--help" || arguments[0] == "-h") {
     std::cout << kUsage << "\n" << options;
@@ -104,7 +113,12 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
   }
   const std::string benchmark = arguments[0];
   Choose<int>("benchmark", benchmark,
-              {{"verbs", 0}, {"atomics", 0}, {"spinlock", 0}, {"hocl", 0}, {"all", 0}});
+              {{"verbs", 0},
+               {"atomics", 0},
+               {"spinlock", 0},
+               {"hocl", 0},
+               {"interference", 0},
+               {"all", 0}});
 
   po::variables_map values;
   po::store(
@@ -120,6 +134,14 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
 
   micro::MicroOptions micro_options;
   micro_options.profile = rdma::sim::NicProfile::Find(values["nic"].as<std::string>());
+  if (values.count("nic-set")) {
+    nlohmann::json overrides = nlohmann::json::object();
+    for (const std::string& assignment : values["nic-set"].as<std::vector<std::string>>()) {
+      overrides = driver::ApplySet(std::move(overrides), assignment);
+    }
+    JsonObjectReader reader(overrides, "--nic-set");
+    micro_options.profile.ApplyOverrides(reader, "--nic-set");
+  }
   micro_options.seed = values["seed"].as<uint64_t>();
   // Each benchmark has its own default window; the options override all.
   auto window = [&](double warmup_us, double measure_us) {
@@ -202,6 +224,21 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
     config.topology = TopologyFrom(values, config.topology);
     results["benchmarks"].push_back(
         micro::RunHoclBenchmark(config, window(1000, 10000), std::cout));
+  }
+  if (all || benchmark == "interference") {
+    micro::InterferenceBenchmarkConfig config;
+    config.spaces = Choose<std::vector<rdma::MemorySpace>>(
+        "memory", values["memory"].as<std::string>(),
+        {{"host", {rdma::MemorySpace::kHost}},
+         {"onchip", {rdma::MemorySpace::kOnChip}},
+         {"both", {rdma::MemorySpace::kHost, rdma::MemorySpace::kOnChip}}});
+    config.spinners.clear();
+    for (uint64_t count : ParseUnsignedList("spinners", values["spinners"].as<std::string>())) {
+      config.spinners.push_back(static_cast<uint32_t>(std::min<uint64_t>(count, UINT32_MAX)));
+    }
+    config.topology = TopologyFrom(values, config.topology);
+    results["benchmarks"].push_back(
+        micro::RunInterferenceBenchmark(config, window(20, 200), std::cout));
   }
   if (values.count("out")) {
     WriteJsonFile(values["out"].as<std::string>(), results);

@@ -123,6 +123,7 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress) {
           const uint64_t op_start = client.NowNanoseconds();
           if (op_start >= end) break;
           const workloads::Operation op = workload.Next();
+          client.ChargeCpu(rdma::CpuWork::kKeyGeneration, 1);
           rdma::OpStats verbs;
           indexes::IndexOpStats index;
           {

@@ -105,6 +105,14 @@ RunConfig RunConfig::FromJson(const nlohmann::json& document) {
       config.backend.nic = backend.String("nic", config.backend.nic);
       config.backend.dma_read_order =
           backend.Choice("dma_read_order", "", {"", "ascending", "descending", "random"});
+      if (backend.Has("nic_overrides")) {
+        config.backend.nic_overrides = backend.Raw("nic_overrides");
+        if (!config.backend.nic_overrides.is_object()) {
+          throw ConfigError(backend.FieldPath("nic_overrides") +
+                            ": must be a JSON object of NIC-profile parameters and values, got " +
+                            config.backend.nic_overrides.dump());
+        }
+      }
     } else {
       ReadVerbsOptions(backend, config.backend.verbs);
     }
@@ -134,6 +142,7 @@ RunConfig RunConfig::FromJson(const nlohmann::json& document) {
 nlohmann::json RunConfig::ToJson() const {
   nlohmann::json backend_json = {{"type", backend.type}, {"nic", backend.nic}};
   if (!backend.dma_read_order.empty()) backend_json["dma_read_order"] = backend.dma_read_order;
+  if (!backend.nic_overrides.empty()) backend_json["nic_overrides"] = backend.nic_overrides;
   if (backend.type == "verbs") backend_json = VerbsOptionsToJson(backend.verbs);
   return {
       {"name", name},

@@ -22,9 +22,12 @@
 namespace dmbench::driver {
 
 struct BackendConfig {
-  std::string type = "sim";         // "sim" (simulated fabric) or "verbs" (real RDMA)
-  std::string nic = "cx5-100g";     // sim: a profile under configs/nic/, or a file
-  std::string dma_read_order;       // sim: overrides the profile when set
+  std::string type = "sim";      // "sim" (simulated fabric) or "verbs" (real RDMA)
+  std::string nic = "cx5-100g";  // sim: a profile under configs/nic/, or a file
+  std::string dma_read_order;    // sim: overrides the profile when set
+  // sim: {"parameter": value} over the profile's values, each checked as in
+  // a profile file (e.g. {"processing_units": 0} switches a mechanism off).
+  nlohmann::json nic_overrides = nlohmann::json::object();
   rdma::verbs::VerbsOptions verbs;  // verbs: where the memory servers are
 };
 

@@ -2,6 +2,7 @@
 #include "harness/driver/backend_fabrics.h"
 
 #include "harness/rdma/sim/sim_cluster.h"
+#include "harness/util/json_object_reader.h"
 
 namespace dmbench::driver {
 
@@ -47,9 +48,12 @@ class SimFabric final : public Fabric {
  private:
   static rdma::sim::NicProfile LoadProfile(const RunConfig& config) {
     rdma::sim::NicProfile profile = rdma::sim::NicProfile::Find(config.backend.nic);
+    nlohmann::json overrides = config.backend.nic_overrides;
     if (!config.backend.dma_read_order.empty()) {
-      profile.dma_read_order = rdma::sim::ParseDmaOrder(config.backend.dma_read_order);
+      overrides["dma_read_order"] = config.backend.dma_read_order;
     }
+    JsonObjectReader reader(overrides, "backend.nic_overrides");
+    profile.ApplyOverrides(reader, "the run config (backend.nic_overrides)");
     return profile;
   }
   static rdma::sim::SimOptions Options(const RunConfig& config) {

@@ -47,7 +47,9 @@ PointResult MeasurePoint(const rdma::Topology& topology, const MicroOptions& opt
       if (finish > begin_ns && finish <= end_ns) {
         mine.operations += completed.operations;
         mine.payload_bytes += completed.payload_bytes;
-        mine.latency_ns.Record(finish - start);
+        // Work that completes no counted operation (a background spinner)
+        // is load, not a latency sample.
+        if (completed.operations > 0) mine.latency_ns.Record(finish - start);
       }
     }
   });

@@ -18,6 +18,15 @@ namespace dmbench::rdma {
 
 class ChunkAllocator;
 
+// Compute-side work whose CPU time a backend may charge. Index and driver
+// code say what they did; the backend prices it: the simulated fabric from
+// its NIC profile, real backends not at all (they spend the time for real).
+enum class CpuWork : uint8_t {
+  kIndexCacheLookup,  // one lookup in the compute server's index cache
+  kKeyGeneration,     // drawing one operation of the workload (key and type)
+  kCrcByte,           // one byte checksummed (count = bytes)
+};
+
 class Client {
  public:
   Client(ClientLocation location, const ClusterShape& shape) : location_(location), shape_(shape) {}
@@ -48,6 +57,8 @@ class Client {
   // server (local lock tables, handover).
   // Spends `nanoseconds` of this client's thread's CPU.
   virtual void ChargeCpu(uint64_t nanoseconds) = 0;
+  // Spends the CPU time of `count` units of `work`, as the backend prices it.
+  virtual void ChargeCpu(CpuWork work, uint64_t count) = 0;
   // Lets the other coroutines of this thread run.
   virtual void Yield() = 0;
   // Blocks until another client calls Unpark(*this). A wake-up that comes

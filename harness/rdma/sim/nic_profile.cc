@@ -3,33 +3,64 @@
 #include <bit>
 #include <cstdlib>
 #include <filesystem>
+#include <sstream>
 
 #include "harness/rdma/errors.h"
+#include "harness/rdma/sim/nic_parameters.h"
 #include "harness/util/json_object_reader.h"
 
 namespace dmbench::rdma::sim {
 
 namespace {
 
-// Reads {"value": number, "source": "..."}; the source is mandatory so that
-// no number enters the model without provenance.
-double Parameter(JsonObjectReader& parameters, const std::string& key, double min, double max) {
-  JsonObjectReader parameter = parameters.Object(key);
-  const double value = parameter.RequiredNumber("value", min, max);
-  parameter.RequiredString("source");
-  parameter.RejectUnknownKeys();
-  return value;
+std::string Join(std::span<const std::string_view> names) {
+  std::string joined;
+  for (std::string_view name : names) joined += (joined.empty() ? "" : ", ") + std::string(name);
+  return joined;
 }
 
-uint64_t WholeParameter(JsonObjectReader& parameters, const std::string& key, uint64_t min,
-                        uint64_t max) {
-  const double value =
-      Parameter(parameters, key, static_cast<double>(min), static_cast<double>(max));
+// Reads `parameter` from `holder[key]` into `profile`: the one place where a
+// value's type, range and shape are checked, for profile files and
+// overrides alike.
+void ReadValue(const NicParameter& parameter, JsonObjectReader& holder, const std::string& key,
+               NicProfile& profile) {
+  using Kind = NicParameter::Kind;
+  if (parameter.kind == Kind::kChoice) {
+    std::vector<std::string> allowed(parameter.names.begin(), parameter.names.end());
+    if (!holder.Has(key)) {
+      throw ConfigError(holder.FieldPath(key) + ": is required: one of {" + Join(parameter.names) +
+                        "}");
+    }
+    parameter.set(profile, holder.Choice(key, allowed.front(), allowed));
+    return;
+  }
+  const double value = holder.RequiredNumber(key, parameter.min, parameter.max);
+  if (parameter.kind == Kind::kReal) {
+    profile.*parameter.real = value;
+    return;
+  }
   if (value != static_cast<double>(static_cast<uint64_t>(value))) {
-    throw ConfigError(parameters.FieldPath(key) + ".value: must be a whole number, got " +
+    throw ConfigError(holder.FieldPath(key) + ": must be a whole number, got " +
                       std::to_string(value));
   }
-  return static_cast<uint64_t>(value);
+  const auto whole = static_cast<uint64_t>(value);
+  if (parameter.power_of_two && !std::has_single_bit(whole)) {
+    throw ConfigError(holder.FieldPath(key) + ": must be a power of two, got " +
+                      std::to_string(whole));
+  }
+  profile.*parameter.whole = whole;
+}
+
+nlohmann::json ValueJson(const NicParameter& parameter, const NicProfile& profile) {
+  switch (parameter.kind) {
+    case NicParameter::Kind::kReal:
+      return profile.*parameter.real;
+    case NicParameter::Kind::kWhole:
+      return profile.*parameter.whole;
+    case NicParameter::Kind::kChoice:
+      return std::string(parameter.get(profile));
+  }
+  return nullptr;
 }
 
 }  // namespace
@@ -46,61 +77,52 @@ const char* DmaOrderName(DmaOrder order) {
   return "unknown";
 }
 
-NicProfile NicProfile::FromJson(JsonObjectReader& reader) {
-  NicProfile profile;
-  profile.name = reader.RequiredString("name");
-  reader.String("description", "");
-  JsonObjectReader p = reader.Object("parameters");
-  profile.cpu_post_request_ns = Parameter(p, "cpu_post_request_ns", 0, 1e6);
-  profile.cpu_doorbell_ns = Parameter(p, "cpu_doorbell_ns", 0, 1e6);
-  profile.cpu_poll_completion_ns = Parameter(p, "cpu_poll_completion_ns", 0, 1e6);
-  profile.cpu_wakeup_ns = Parameter(p, "cpu_wakeup_ns", 0, 1e6);
-  profile.link_bandwidth_gbps = Parameter(p, "link_bandwidth_gbps", 0.1, 1e5);
-  profile.link_latency_ns = Parameter(p, "link_latency_ns", 0, 1e6);
-  profile.link_packet_overhead_bytes = WholeParameter(p, "link_packet_overhead_bytes", 0, 4096);
-  profile.link_mtu_bytes = WholeParameter(p, "link_mtu_bytes", 256, 1 << 16);
-  profile.nic_latency_ns = Parameter(p, "nic_latency_ns", 0, 1e6);
-  profile.nic_outbound_mops = Parameter(p, "nic_outbound_mops", 0.001, 1e5);
-  profile.nic_inbound_mops = Parameter(p, "nic_inbound_mops", 0.001, 1e5);
-  profile.pcie_read_latency_ns = Parameter(p, "pcie_read_latency_ns", 0, 1e6);
-  profile.pcie_write_latency_ns = Parameter(p, "pcie_write_latency_ns", 0, 1e6);
-  profile.pcie_bandwidth_gbps = Parameter(p, "pcie_bandwidth_gbps", 0.1, 1e5);
-  profile.on_chip_memory_kib = WholeParameter(p, "on_chip_memory_kib", 0, 1 << 20);
-  profile.on_chip_access_ns = Parameter(p, "on_chip_access_ns", 0, 1e6);
-  profile.atomic_buckets = WholeParameter(p, "atomic_buckets", 1, 1 << 24);
-  if (!std::has_single_bit(profile.atomic_buckets)) {
-    throw ConfigError(p.FieldPath("atomic_buckets") + ".value: must be a power of two, got " +
-                      std::to_string(profile.atomic_buckets));
-  }
-  profile.atomic_on_chip_ns = Parameter(p, "atomic_on_chip_ns", 0, 1e6);
-  profile.cacheline_bytes = WholeParameter(p, "cacheline_bytes", 8, 4096);
-  if (!std::has_single_bit(profile.cacheline_bytes)) {
-    throw ConfigError(p.FieldPath("cacheline_bytes") + ".value: must be a power of two, got " +
-                      std::to_string(profile.cacheline_bytes));
-  }
-  {
-    JsonObjectReader order = p.Object("dma_read_order");
-    if (!order.Has("value")) {
-      throw ConfigError(order.FieldPath("value") +
-                        ": is required: one of {ascending, descending, random}");
-    }
-    const std::string name =
-        order.Choice("value", "ascending", {"ascending", "descending", "random"});
-    order.RequiredString("source");
-    order.RejectUnknownKeys();
-    profile.dma_read_order = ParseDmaOrder(name);
-  }
-  p.RejectUnknownKeys();
-  reader.RejectUnknownKeys();
-  return profile;
-}
-
 DmaOrder ParseDmaOrder(const std::string& name) {
   if (name == "ascending") return DmaOrder::kAscending;
   if (name == "descending") return DmaOrder::kDescending;
   if (name == "random") return DmaOrder::kRandom;
   throw ConfigError("dma_read_order: must be one of {ascending, descending, random}, got \"" +
                     name + "\"");
+}
+
+const char* BucketArbitrationName(BucketArbitration arbitration) {
+  return arbitration == BucketArbitration::kFifo ? "fifo" : "random";
+}
+
+BucketArbitration ParseBucketArbitration(const std::string& name) {
+  if (name == "fifo") return BucketArbitration::kFifo;
+  if (name == "random") return BucketArbitration::kRandom;
+  throw ConfigError("atomic_bucket_arbitration: must be one of {fifo, random}, got \"" + name +
+                    "\"");
+}
+
+NicProfile NicProfile::FromJson(JsonObjectReader& reader) {
+  NicProfile profile;
+  profile.name = reader.RequiredString("name");
+  reader.String("description", "");
+  JsonObjectReader parameters = reader.Object("parameters");
+  for (const NicParameter& parameter : NicParameters()) {
+    const std::string key(parameter.key);
+    // Reads {"value": ..., "source": "..."}; the source is mandatory so that
+    // no number enters the model without provenance.
+    JsonObjectReader entry = parameters.Object(key);
+    ReadValue(parameter, entry, "value", profile);
+    profile.sources[key] = entry.RequiredString("source");
+    entry.RejectUnknownKeys();
+  }
+  parameters.RejectUnknownKeys();
+  reader.RejectUnknownKeys();
+  return profile;
+}
+
+void NicProfile::ApplyOverrides(JsonObjectReader& overrides, const std::string& origin) {
+  for (const NicParameter& parameter : NicParameters()) {
+    const std::string key(parameter.key);
+    if (!overrides.Has(key)) continue;
+    ReadValue(parameter, overrides, key, *this);
+    sources[key] = "overridden by " + origin;
+  }
+  overrides.RejectUnknownKeys();
 }
 
 std::string ConfigDirectory() {
@@ -129,27 +151,34 @@ NicProfile NicProfile::Find(const std::string& name_or_path) {
 }
 
 nlohmann::json NicProfile::ToJson() const {
-  return {{"name", name},
-          {"cpu_post_request_ns", cpu_post_request_ns},
-          {"cpu_doorbell_ns", cpu_doorbell_ns},
-          {"cpu_poll_completion_ns", cpu_poll_completion_ns},
-          {"cpu_wakeup_ns", cpu_wakeup_ns},
-          {"link_bandwidth_gbps", link_bandwidth_gbps},
-          {"link_latency_ns", link_latency_ns},
-          {"link_packet_overhead_bytes", link_packet_overhead_bytes},
-          {"link_mtu_bytes", link_mtu_bytes},
-          {"nic_latency_ns", nic_latency_ns},
-          {"nic_outbound_mops", nic_outbound_mops},
-          {"nic_inbound_mops", nic_inbound_mops},
-          {"pcie_read_latency_ns", pcie_read_latency_ns},
-          {"pcie_write_latency_ns", pcie_write_latency_ns},
-          {"pcie_bandwidth_gbps", pcie_bandwidth_gbps},
-          {"on_chip_memory_kib", on_chip_memory_kib},
-          {"on_chip_access_ns", on_chip_access_ns},
-          {"atomic_buckets", atomic_buckets},
-          {"atomic_on_chip_ns", atomic_on_chip_ns},
-          {"cacheline_bytes", cacheline_bytes},
-          {"dma_read_order", DmaOrderName(dma_read_order)}};
+  nlohmann::json json = {{"name", name}};
+  for (const NicParameter& parameter : NicParameters()) {
+    json[std::string(parameter.key)] = ValueJson(parameter, *this);
+  }
+  return json;
+}
+
+std::string NicProfile::CalibrationMarkdown(const std::string& description) const {
+  std::ostringstream out;
+  out << "# NIC profile `" << name << "`: calibration\n\n"
+      << "Generated by `dmbench nic --describe " << name << "` from configs/nic/" << name
+      << ".json; edit that file, not this one.\n\n"
+      << description << "\n";
+  std::string_view group;
+  for (const NicParameter& parameter : NicParameters()) {
+    if (parameter.group != group) {
+      group = parameter.group;
+      out << "\n## " << group
+          << "\n\n| Parameter | Meaning | Value | Source |\n|---|---|---|---|\n";
+    }
+    const auto source = sources.find(std::string(parameter.key));
+    std::string value = ValueJson(parameter, *this).dump();
+    if (parameter.kind == NicParameter::Kind::kChoice) value = std::string(parameter.get(*this));
+    out << "| `" << parameter.key << "` | " << parameter.meaning;
+    if (parameter.kind == NicParameter::Kind::kChoice) out << " {" << Join(parameter.names) << "}";
+    out << " | " << value << " | " << (source == sources.end() ? "none" : source->second) << " |\n";
+  }
+  return out.str();
 }
 
 NicProfile NicProfile::Load(const std::string& file) {

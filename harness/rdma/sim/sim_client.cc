@@ -21,12 +21,37 @@ SimTime SimClient::ThreadTime() const { return std::max(cluster_.now(), thread_.
 void SimClient::ExecuteBatches(std::span<const std::span<WorkRequest>> batches) {
   cluster_.Post(*this, batches);
   coroutine_.Suspend();
-  const NicProfile& profile = cluster_.profile();
-  thread_.cpu_free_at = ThreadTime() + Nanoseconds(profile.cpu_poll_completion_ns);
+  ChargeResumption(cluster_.profile().cpu_poll_completion_ns);
+}
+
+void SimClient::ChargeResumption(double poll_ns) {
+  const double switch_ns = cluster_.profile().cpu_coroutine_switch_ns;
+  if (poll_ns + switch_ns == 0) return;
+  // Summed in nanoseconds first so that a zero switch cost adds nothing, not
+  // even a rounding step.
+  thread_.cpu_free_at = ThreadTime() + Nanoseconds(poll_ns + switch_ns);
 }
 
 void SimClient::ChargeCpu(uint64_t nanoseconds) {
   thread_.cpu_free_at = ThreadTime() + Nanoseconds(static_cast<double>(nanoseconds));
+}
+
+void SimClient::ChargeCpu(CpuWork work, uint64_t count) {
+  const NicProfile& profile = cluster_.profile();
+  double each_ns = 0;
+  switch (work) {
+    case CpuWork::kIndexCacheLookup:
+      each_ns = profile.cpu_index_cache_lookup_ns;
+      break;
+    case CpuWork::kKeyGeneration:
+      each_ns = profile.cpu_key_generation_ns;
+      break;
+    case CpuWork::kCrcByte:
+      each_ns = profile.cpu_crc_ns_per_byte;
+      break;
+  }
+  if (each_ns == 0) return;
+  thread_.cpu_free_at = ThreadTime() + Nanoseconds(each_ns * static_cast<double>(count));
 }
 
 void SimClient::Yield() {
@@ -35,6 +60,7 @@ void SimClient::Yield() {
   thread_.cpu_free_at = ThreadTime() + Nanoseconds(cluster_.profile().cpu_poll_completion_ns);
   cluster_.Wake(*this, thread_.cpu_free_at);
   coroutine_.Suspend();
+  ChargeResumption(0);
 }
 
 void SimClient::Park() {
@@ -45,6 +71,7 @@ void SimClient::Park() {
   parked_ = true;
   coroutine_.Suspend();
   parked_ = false;
+  ChargeResumption(0);
 }
 
 void SimClient::Unpark(Client& other) {

@@ -29,6 +29,7 @@ class SimClient final : public Client {
             const ClusterShape& shape);
 
   void ChargeCpu(uint64_t nanoseconds) override;
+  void ChargeCpu(CpuWork work, uint64_t count) override;
   void Yield() override;
   void Park() override;
   void Unpark(Client& other) override;
@@ -40,6 +41,7 @@ class SimClient final : public Client {
 
  private:
   friend class SimCluster;
+  friend class NicModel;
 
   // Per work request of a batch in flight.
   struct Timing {
@@ -53,9 +55,8 @@ class SimClient final : public Client {
     uint16_t index = 0;  // in the client's in_flight_
     std::span<WorkRequest> requests;
     std::vector<Timing> timing;
-    SimTime done = 0;                         // when its last response reaches the requester
-    InFlightBatch* next_in_bucket = nullptr;  // FIFO of an atomic bucket
-    uint32_t waiting_atomic = 0;
+    SimTime done = 0;             // when its last response reaches the requester
+    uint32_t waiting_atomic = 0;  // while queued at an atomic bucket: which request
   };
 
   // Prepares a run of `body` on this client; SimCluster then drives it
@@ -63,6 +64,9 @@ class SimClient final : public Client {
   // must outlive the run.
   void Start(const std::function<void(Client&)>& body, size_t stack_bytes);
   SimTime ThreadTime() const;
+  // Charges what a resumption costs the thread: a completion poll (after a
+  // verb) and a coroutine switch.
+  void ChargeResumption(double poll_ns);
 
   SimCluster& cluster_;
   SimThread& thread_;

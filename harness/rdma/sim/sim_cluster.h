@@ -3,14 +3,9 @@
 // coroutine on one OS thread. Memory holds real bytes and index code runs for
 // real; only time is simulated.
 //
-// Timing of a work request: the posting thread's CPU (per-WR and doorbell
-// costs), the requester NIC's message engine, the link (serialization at both
-// ends plus latency), the responder NIC's message engine, then the memory
-// access: PCIe DMA for host memory, nothing for on-chip memory, the atomic
-// unit for atomics (one atomic per address bucket at a time; a host atomic
-// holds its bucket for a PCIe read and, unless a CAS fails, a PCIe write).
-// The response travels back the same way. Work requests on one QP (one per
-// thread and memory server) take effect in posting order.
+// The NICs, links and PCIe buses (when each work request executes and
+// completes) are the NicModel's (nic_model.h); this class builds the
+// topology, holds the memory and the clients, and runs the event loop.
 #pragma once
 
 #include <functional>
@@ -22,8 +17,8 @@
 #include "harness/rdma/cluster.h"
 #include "harness/rdma/sim/event_queue.h"
 #include "harness/rdma/sim/memory_region.h"
+#include "harness/rdma/sim/nic_model.h"
 #include "harness/rdma/sim/nic_profile.h"
-#include "harness/rdma/sim/serial_resource.h"
 #include "harness/rdma/sim/sim_client.h"
 #include "harness/rdma/topology.h"
 #include "harness/util/random.h"
@@ -72,55 +67,10 @@ class SimCluster final : public Cluster {
  private:
   friend class SimClient;
 
-  using Batch = SimClient::InFlightBatch;
-  struct AtomicBucket {
-    SimTime free_at = 0;
-    Batch* head = nullptr;
-    Batch* tail = nullptr;
-    bool release_scheduled = false;
-  };
-  struct Nic {
-    SerialResource outbound;  // message engine, requests issued
-    SerialResource inbound;   // message engine, requests served
-    SerialResource link_tx;
-    SerialResource link_rx;
-    SerialResource pcie_to_host;
-    SerialResource pcie_to_nic;
-    std::vector<AtomicBucket> buckets;
-  };
-  struct QueuePair {
-    SimTime last_write_end = 0;   // everything after waits for writes
-    SimTime last_access_end = 0;  // writes wait for everything before
-  };
-
+  // Counts the verbs and hands them to the NIC model.
   void Post(SimClient& client, std::span<const std::span<WorkRequest>> batches);
   void Wake(SimClient& client, SimTime at);
-  void ScheduleRequester(Batch& batch, SimTime posted);
-  void ScheduleResponder(Batch& batch, uint32_t from);
-  void Respond(Batch& batch, SimTime ready, uint32_t payload_bytes);
-  void AtomicArrives(Batch& batch, uint32_t index);
-  void ExecuteAtomic(Batch& batch, uint32_t index, AtomicBucket& bucket);
-  void ReleaseBucket(uint16_t nic, uint32_t bucket);
   void Dispatch(const Event& event);
-
-  Nic& RequesterNic(const SimClient& client) {
-    return nics_[compute_nic_[client.location().compute_server]];
-  }
-  Nic& ResponderNic(uint16_t server) { return nics_[memory_nic_[server]]; }
-  bool Loopback(const SimClient& client, uint16_t server) const {
-    return compute_nic_[client.location().compute_server] == memory_nic_[server];
-  }
-  QueuePair& QueuePairOf(const SimClient& client, uint16_t server) {
-    return queue_pairs_[static_cast<size_t>(client.thread_.index) * topology_.memory_servers +
-                        server];
-  }
-  SimTime Wire(uint64_t payload_bytes) const;
-  SimTime PcieTransfer(uint64_t bytes) const {
-    return TransferTime(bytes, profile_.pcie_bandwidth_gbps);
-  }
-  uint32_t BucketOf(const GlobalAddress& address) const {
-    return static_cast<uint32_t>(address.offset & (profile_.atomic_buckets - 1));
-  }
 
   Topology topology_;
   NicProfile profile_;
@@ -128,20 +78,13 @@ class SimCluster final : public Cluster {
   ClusterShape shape_;
   Random random_;
 
-  // Derived once: service times in picoseconds.
-  SimTime outbound_service_, inbound_service_, nic_latency_, link_latency_;
-  SimTime pcie_read_latency_, pcie_write_latency_, on_chip_access_, atomic_on_chip_;
-
-  std::vector<Nic> nics_;
-  std::vector<uint16_t> compute_nic_;
-  std::vector<uint16_t> memory_nic_;
   std::vector<std::unique_ptr<MemoryRegion>> host_memory_;
   std::vector<std::unique_ptr<MemoryRegion>> on_chip_memory_;
   std::vector<std::unique_ptr<SimThread>> threads_;
   std::vector<std::unique_ptr<SimClient>> clients_;
-  std::vector<QueuePair> queue_pairs_;
 
   EventQueue events_;
+  NicModel nic_model_;
   SimTime now_ = 0;
   uint64_t verbs_ = 0;
   uint64_t batches_ = 0;

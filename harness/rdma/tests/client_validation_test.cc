@@ -40,6 +40,7 @@ class RecordingClient final : public Client {
         allocator_(shape.memory_servers, shape.host_memory_bytes, 1 << 20, 0) {}
 
   void ChargeCpu(uint64_t) override {}
+  void ChargeCpu(CpuWork, uint64_t) override {}
   void Yield() override {}
   void Park() override {}
   void Unpark(Client&) override {}

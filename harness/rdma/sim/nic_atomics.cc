@@ -1,0 +1,116 @@
+// Atomics at the responder NIC, and the processing units they hold.
+//
+// Buckets: the NIC serializes atomics whose target addresses share their low
+// bits (Kalia et al., ATC'16 §5.4: 4096 slots; Sherman §3.2.2). A host-memory
+// atomic holds its bucket for a PCIe read and, unless a CAS fails, a PCIe
+// write; an on-chip atomic for atomic_on_chip_ns. When a bucket frees up, the
+// profile's arbitration picks the next waiter: arrival order, or any waiter
+// at random (no public source says which a ConnectX uses).
+//
+// Processing units: "PUs acquire an internal lock for the target address and
+// issue read-modify-write over PCIe ... atomic operations contend with
+// non-atomic verbs too" (ATC'16 §3.4), and requests of one QP are handled by
+// one PU (§3.3). So an atomic holds its unit from the moment it reaches it
+// until its bucket grants it and its read returns; every request of every QP
+// bound to that unit waits behind it, in order. With units off
+// (processing_units 0) only the atomic's own QP waits, as before.
+#include <algorithm>
+
+#include "harness/rdma/sim/nic_model.h"
+#include "harness/rdma/sim/sim_cluster.h"
+
+namespace dmbench::rdma::sim {
+
+void NicModel::AtomicArrives(Batch& batch, uint32_t index) {
+  const GlobalAddress& address = batch.requests[index].remote;
+  const uint32_t bucket_index = BucketOf(address);
+  AtomicBucket& bucket = ResponderNic(address.server).buckets[bucket_index];
+  const SimTime now = Now();
+  if (bucket.waiting.empty() && bucket.free_at <= now) {
+    ExecuteAtomic(batch, index, bucket);
+    return;
+  }
+  batch.waiting_atomic = index;
+  bucket.waiting.push_back(&batch);
+  if (!bucket.release_scheduled) {
+    bucket.release_scheduled = true;
+    events_.Push(std::max(bucket.free_at, now), EventKind::kBucketRelease, nullptr, bucket_index,
+                 memory_nic_[address.server]);
+  }
+}
+
+void NicModel::ReleaseBucket(uint16_t nic, uint32_t bucket_index) {
+  AtomicBucket& bucket = nics_[nic].buckets[bucket_index];
+  bucket.release_scheduled = false;
+  size_t next = 0;
+  if (profile_.atomic_bucket_arbitration == BucketArbitration::kRandom) {
+    next = random_.Uniform(bucket.waiting.size());
+  }
+  Batch& batch = *bucket.waiting[next];
+  bucket.waiting.erase(bucket.waiting.begin() + static_cast<std::ptrdiff_t>(next));
+  ExecuteAtomic(batch, batch.waiting_atomic, bucket);
+  if (!bucket.waiting.empty()) {
+    bucket.release_scheduled = true;
+    events_.Push(bucket.free_at, EventKind::kBucketRelease, nullptr, bucket_index, nic);
+  }
+}
+
+void NicModel::ExecuteAtomic(Batch& batch, uint32_t index, AtomicBucket& bucket) {
+  WorkRequest& request = batch.requests[index];
+  const uint16_t server = request.remote.server;
+  MemoryRegion& region = cluster_.memory(server, request.remote.space);
+  const SimTime now = Now();
+  const uint64_t old_value = region.ReadWord(request.remote.offset);
+  request.old_value = old_value;
+  const bool writes = request.verb == Verb::kFetchAndAdd || request.Succeeded();
+  if (writes) region.WriteWord(request.remote.offset, AtomicResult(request, old_value), now);
+
+  SimTime occupancy = atomic_on_chip_;
+  SimTime answered = now + atomic_on_chip_;
+  if (request.remote.space == MemorySpace::kHost) {
+    // Read the word over PCIe; write it back unless the CAS failed.
+    occupancy = pcie_read_latency_ + (writes ? pcie_write_latency_ : 0);
+    answered = now + pcie_read_latency_;
+  }
+  bucket.free_at = now + occupancy;
+  QueuePair& queue_pair = QueuePairOf(*batch.client, server);
+  queue_pair.last_write_end = std::max(queue_pair.last_write_end, now + occupancy);
+  queue_pair.last_access_end = std::max(queue_pair.last_access_end, now + occupancy);
+  Respond(batch, answered, 8);
+  ProcessingUnit* unit = UnitOf(*batch.client, server);
+  if (unit == nullptr || index + 1 == batch.requests.size()) {
+    // Nothing of this batch is left to queue: its completion time is known.
+    ScheduleResponder(batch, index + 1);
+  } else {
+    // The rest of this batch queues behind what reached the unit meanwhile.
+    unit->waiting.push_back({&batch, index + 1});
+  }
+  if (unit != nullptr) UnblockUnit(*unit, answered);
+}
+
+void NicModel::UnblockUnit(ProcessingUnit& unit, SimTime answered) {
+  unit.blocked = false;
+  unit.free_at = std::max(unit.free_at, answered);
+  // Serve the queue in order until an atomic takes the unit again; what is
+  // left keeps its place.
+  while (!unit.blocked && !unit.waiting.empty()) {
+    const ProcessingUnit::Waiting next = unit.waiting.front();
+    unit.waiting.pop_front();
+    ScheduleResponder(*next.batch, next.index);
+  }
+}
+
+void NicModel::DropQueuedWork() {
+  for (Nic& nic : nics_) {
+    for (AtomicBucket& bucket : nic.buckets) {
+      bucket.waiting.clear();
+      bucket.release_scheduled = false;
+    }
+    for (ProcessingUnit& unit : nic.units) {
+      unit.waiting.clear();
+      unit.blocked = false;
+    }
+  }
+}
+
+}  // namespace dmbench::rdma::sim

@@ -1,0 +1,196 @@
+// Message engines, links and PCIe: the timing of READs, WRITEs and of every
+// response. Atomics and processing units are in nic_atomics.cc.
+#include "harness/rdma/sim/nic_model.h"
+
+#include <algorithm>
+
+#include <xxhash.h>
+
+#include "harness/rdma/sim/sim_cluster.h"
+
+namespace dmbench::rdma::sim {
+
+namespace {
+
+SimTime PerMillionOps(double mops) { return Nanoseconds(1000.0 / mops); }
+
+}  // namespace
+
+uint32_t ProcessingUnitOf(uint32_t thread, uint16_t server, uint64_t units) {
+  if (units == 0) return 0;
+  // A hash, not thread % units: with a modulo, threads of one role (say
+  // every range reader, or every inserter) can land on disjoint units and
+  // never meet, which no NIC promises. The memory server is hashed in so
+  // that one thread's QPs do not share a unit index everywhere.
+  const uint64_t queue_pair = (uint64_t{thread} << 16) | server;
+  return static_cast<uint32_t>(XXH3_64bits(&queue_pair, sizeof(queue_pair)) % units);
+}
+
+NicModel::NicModel(const NicProfile& profile, const Topology& topology, SimCluster& cluster,
+                   EventQueue& events, Random& random)
+    : profile_(profile),
+      cluster_(cluster),
+      events_(events),
+      random_(random),
+      memory_servers_(topology.memory_servers),
+      units_modelled_(profile.processing_units > 0),
+      outbound_service_(PerMillionOps(profile.nic_outbound_mops)),
+      inbound_service_(PerMillionOps(profile.nic_inbound_mops)),
+      nic_latency_(Nanoseconds(profile.nic_latency_ns)),
+      link_latency_(Nanoseconds(profile.link_latency_ns)),
+      pcie_read_latency_(Nanoseconds(profile.pcie_read_latency_ns)),
+      pcie_write_latency_(Nanoseconds(profile.pcie_write_latency_ns)),
+      on_chip_access_(Nanoseconds(profile.on_chip_access_ns)),
+      atomic_on_chip_(Nanoseconds(profile.atomic_on_chip_ns)),
+      doorbell_(Nanoseconds(profile.cpu_doorbell_ns)),
+      post_request_(Nanoseconds(profile.cpu_post_request_ns)) {
+  // Machine i carries memory server i and, when co-located, compute server i.
+  const uint32_t nic_count = topology.colocated
+                                 ? topology.memory_servers
+                                 : topology.memory_servers + topology.compute_servers;
+  nics_.resize(nic_count);
+  for (uint32_t server = 0; server < topology.memory_servers; ++server) {
+    memory_nic_.push_back(static_cast<uint16_t>(server));
+    nics_[server].buckets.resize(profile.atomic_buckets);
+    nics_[server].units.resize(profile.processing_units);
+  }
+  for (uint32_t server = 0; server < topology.compute_servers; ++server) {
+    compute_nic_.push_back(
+        static_cast<uint16_t>(topology.colocated ? server : topology.memory_servers + server));
+  }
+  const uint32_t threads = topology.compute_servers * topology.threads_per_compute_server;
+  queue_pairs_.resize(static_cast<size_t>(threads) * memory_servers_);
+  for (uint32_t thread = 0; thread < threads; ++thread) {
+    for (uint32_t server = 0; server < memory_servers_; ++server) {
+      queue_pairs_[static_cast<size_t>(thread) * memory_servers_ + server].unit =
+          ProcessingUnitOf(thread, static_cast<uint16_t>(server), profile.processing_units);
+    }
+  }
+}
+
+SimTime NicModel::Now() const { return cluster_.now(); }
+
+SimTime NicModel::Wire(uint64_t payload_bytes) const {
+  const uint64_t packets = std::max<uint64_t>(
+      1, (payload_bytes + profile_.link_mtu_bytes - 1) / profile_.link_mtu_bytes);
+  return TransferTime(payload_bytes + packets * profile_.link_packet_overhead_bytes,
+                      profile_.link_bandwidth_gbps);
+}
+
+void NicModel::Post(SimClient& client, std::span<const std::span<WorkRequest>> batches) {
+  SimTime posted = client.ThreadTime();
+  client.in_flight_.resize(batches.size());
+  client.batches_scheduling_ = static_cast<uint32_t>(batches.size());
+  client.all_done_ = 0;
+  for (size_t b = 0; b < batches.size(); ++b) {
+    // One doorbell per QP, then each work request.
+    posted += doorbell_ + static_cast<SimTime>(batches[b].size()) * post_request_;
+    Batch& batch = client.in_flight_[b];
+    batch.client = &client;
+    batch.index = static_cast<uint16_t>(b);
+    batch.requests = batches[b];
+    batch.done = 0;
+    ScheduleRequester(batch, posted);
+  }
+  client.thread_.cpu_free_at = posted;
+  for (Batch& batch : client.in_flight_) ScheduleResponder(batch, 0);
+}
+
+void NicModel::ScheduleRequester(Batch& batch, SimTime posted) {
+  const uint16_t server = batch.requests.front().remote.server;
+  Nic& requester = RequesterNic(*batch.client);
+  Nic& responder = ResponderNic(server);
+  const bool loopback = Loopback(*batch.client, server);
+  const SimTime now = Now();
+  batch.timing.resize(batch.requests.size());
+  for (size_t i = 0; i < batch.requests.size(); ++i) {
+    const WorkRequest& request = batch.requests[i];
+    SimTime at = requester.outbound.Serve(posted, outbound_service_, now) + nic_latency_;
+    if (!loopback) {
+      const SimTime wire = Wire(request.verb == Verb::kWrite ? request.length : 0);
+      at = requester.link_tx.Serve(at, wire, now) + link_latency_;
+      at = responder.link_rx.Serve(at, wire, now);
+    }
+    batch.timing[i].arrival = responder.inbound.Serve(at, inbound_service_, now) + nic_latency_;
+  }
+}
+
+void NicModel::ScheduleResponder(Batch& batch, uint32_t from) {
+  SimClient& client = *batch.client;
+  const uint16_t server = batch.requests.front().remote.server;
+  Nic& responder = ResponderNic(server);
+  QueuePair& queue_pair = QueuePairOf(client, server);
+  ProcessingUnit* unit = UnitOf(client, server);
+  const SimTime now = Now();
+  for (uint32_t i = from; i < batch.requests.size(); ++i) {
+    const WorkRequest& request = batch.requests[i];
+    SimClient::Timing& timing = batch.timing[i];
+    const bool host = request.remote.space == MemorySpace::kHost;
+    SimTime start = std::max(timing.arrival, queue_pair.last_write_end);
+    if (request.verb != Verb::kRead) start = std::max(start, queue_pair.last_access_end);
+    if (unit != nullptr) {
+      if (unit->blocked) {
+        // An atomic ahead of it on its processing unit has not been answered.
+        unit->waiting.push_back({&batch, i});
+        return;
+      }
+      start = std::max(start, unit->free_at);
+    }
+
+    if (IsAtomic(request.verb)) {
+      // Its outcome, and so everything after it on this QP, is known only when
+      // the atomic unit executes it; until then it holds its processing unit.
+      if (unit != nullptr) unit->blocked = true;
+      events_.Push(start, EventKind::kAtomicArrival, &client, i, batch.index);
+      return;
+    }
+    MemoryRegion& region = cluster_.memory(server, request.remote.space);
+    if (request.verb == Verb::kRead) {
+      SimTime window = on_chip_access_;
+      SimTime end = start + on_chip_access_;
+      if (host) {
+        window = pcie_read_latency_ + PcieTransfer(request.length);
+        end = responder.pcie_to_nic.Serve(start + pcie_read_latency_, PcieTransfer(request.length),
+                                          now);
+      }
+      region.NoteReadWindow(window);
+      timing.dma_start = end - window;
+      timing.dma_end = end;
+      events_.Push(end, EventKind::kExecuteRead, &client, i, batch.index);
+      queue_pair.last_access_end = std::max(queue_pair.last_access_end, end);
+      Respond(batch, end, request.length);
+    } else {
+      const SimTime end =
+          host ? responder.pcie_to_host.Serve(start, PcieTransfer(request.length), now) +
+                     pcie_write_latency_
+               : start + on_chip_access_;
+      timing.dma_start = start;
+      timing.dma_end = end;
+      events_.Push(start, EventKind::kExecuteWrite, &client, i, batch.index);
+      queue_pair.last_write_end = std::max(queue_pair.last_write_end, end);
+      queue_pair.last_access_end = std::max(queue_pair.last_access_end, end);
+      Respond(batch, end, 0);
+    }
+  }
+  // This batch's completion time is known; the client resumes when every
+  // batch it posted together has completed.
+  client.all_done_ = std::max(client.all_done_, batch.done);
+  if (--client.batches_scheduling_ == 0) {
+    events_.Push(client.all_done_, EventKind::kResume, &client);
+  }
+}
+
+void NicModel::Respond(Batch& batch, SimTime ready, uint32_t payload_bytes) {
+  SimClient& client = *batch.client;
+  const uint16_t server = batch.requests.front().remote.server;
+  SimTime at = ready + nic_latency_;
+  if (!Loopback(client, server)) {
+    const SimTime wire = Wire(payload_bytes);
+    const SimTime now = Now();
+    at = ResponderNic(server).link_tx.Serve(at, wire, now) + link_latency_;
+    at = RequesterNic(client).link_rx.Serve(at, wire, now);
+  }
+  batch.done = std::max(batch.done, at + nic_latency_);
+}
+
+}  // namespace dmbench::rdma::sim

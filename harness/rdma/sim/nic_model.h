@@ -1,0 +1,141 @@
+// The NICs, links and PCIe buses of the simulated cluster: when each work
+// request executes at its responder and when its completion reaches the
+// requester. SimCluster owns the event loop, the memory and the clients;
+// this is the part a user calibrates (every number comes from NicProfile).
+//
+// Timing of a work request: the requester NIC's message engine, the link
+// (serialization at both ends plus latency), the responder NIC's message
+// engine, then the memory access: PCIe DMA for host memory, nothing for
+// on-chip memory, the atomic unit for atomics. The response travels back the
+// same way. Work requests on one QP (one per client thread and memory
+// server) take effect in posting order. Each mechanism has its own place:
+//   - message rates, links, PCIe: nic_model.cc, with SerialResource;
+//   - atomic buckets and their arbitration: nic_atomics.cc;
+//   - responder processing units and head-of-line blocking behind atomics:
+//     nic_atomics.cc too, since only an atomic holds a unit for long.
+//
+// Thread safety: none; the simulation runs on one OS thread.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <span>
+#include <vector>
+
+#include "harness/rdma/sim/event_queue.h"
+#include "harness/rdma/sim/nic_profile.h"
+#include "harness/rdma/sim/serial_resource.h"
+#include "harness/rdma/sim/sim_client.h"
+#include "harness/rdma/topology.h"
+#include "harness/util/random.h"
+
+namespace dmbench::rdma::sim {
+
+class SimCluster;
+
+// The processing unit (of `units`) that the QP of client thread `thread` to
+// memory server `server` is bound to: a hash, deterministic, in [0, units).
+uint32_t ProcessingUnitOf(uint32_t thread, uint16_t server, uint64_t units);
+
+class NicModel {
+ public:
+  using Batch = SimClient::InFlightBatch;
+
+  // `cluster` (its memory, clock and clients) and `events` must outlive this.
+  NicModel(const NicProfile& profile, const Topology& topology, SimCluster& cluster,
+           EventQueue& events, Random& random);
+
+  // Posts `batches` of `client` (one per QP) at the client thread's current
+  // time, charging the posting CPU; the client resumes (kResume) when all
+  // have completed.
+  void Post(SimClient& client, std::span<const std::span<WorkRequest>> batches);
+  // Event handlers.
+  void AtomicArrives(Batch& batch, uint32_t index);
+  void ReleaseBucket(uint16_t nic, uint32_t bucket);
+  // Forgets all queued work (after a failed run), keeping when resources free up.
+  void DropQueuedWork();
+
+ private:
+  struct AtomicBucket {
+    SimTime free_at = 0;
+    std::deque<Batch*> waiting;  // batches whose next request is an atomic on this bucket
+    bool release_scheduled = false;
+  };
+  // A responder processing unit. Requests of its QPs pass it in order; an
+  // atomic blocks it until answered (see nic_atomics.cc).
+  struct ProcessingUnit {
+    SimTime free_at = 0;  // the last blocking atomic's answer
+    bool blocked = false;
+    struct Waiting {
+      Batch* batch;
+      uint32_t index;  // the first request of `batch` not yet scheduled
+    };
+    std::deque<Waiting> waiting;
+  };
+  struct Nic {
+    SerialResource outbound;  // message engine, requests issued
+    SerialResource inbound;   // message engine, requests served
+    SerialResource link_tx;
+    SerialResource link_rx;
+    SerialResource pcie_to_host;
+    SerialResource pcie_to_nic;
+    std::vector<AtomicBucket> buckets;
+    std::vector<ProcessingUnit> units;
+  };
+  struct QueuePair {
+    SimTime last_write_end = 0;   // everything after waits for writes
+    SimTime last_access_end = 0;  // writes wait for everything before
+    uint32_t unit = 0;            // its processing unit at the responder
+  };
+
+  void ScheduleRequester(Batch& batch, SimTime posted);
+  // Schedules the batch's requests from `from` on until one must wait (an
+  // atomic, or a blocked processing unit).
+  void ScheduleResponder(Batch& batch, uint32_t from);
+  void Respond(Batch& batch, SimTime ready, uint32_t payload_bytes);
+  void ExecuteAtomic(Batch& batch, uint32_t index, AtomicBucket& bucket);
+  // After an atomic is answered: its unit serves what queued behind it.
+  void UnblockUnit(ProcessingUnit& unit, SimTime answered);
+  SimTime Now() const;
+
+  Nic& RequesterNic(const SimClient& client) {
+    return nics_[compute_nic_[client.location().compute_server]];
+  }
+  Nic& ResponderNic(uint16_t server) { return nics_[memory_nic_[server]]; }
+  bool Loopback(const SimClient& client, uint16_t server) const {
+    return compute_nic_[client.location().compute_server] == memory_nic_[server];
+  }
+  QueuePair& QueuePairOf(const SimClient& client, uint16_t server) {
+    return queue_pairs_[static_cast<size_t>(client.thread_.index) * memory_servers_ + server];
+  }
+  ProcessingUnit* UnitOf(const SimClient& client, uint16_t server) {
+    if (!units_modelled_) return nullptr;
+    return &ResponderNic(server).units[QueuePairOf(client, server).unit];
+  }
+  SimTime Wire(uint64_t payload_bytes) const;
+  SimTime PcieTransfer(uint64_t bytes) const {
+    return TransferTime(bytes, profile_.pcie_bandwidth_gbps);
+  }
+  uint32_t BucketOf(const GlobalAddress& address) const {
+    return static_cast<uint32_t>(address.offset & (profile_.atomic_buckets - 1));
+  }
+
+  const NicProfile& profile_;
+  SimCluster& cluster_;
+  EventQueue& events_;
+  Random& random_;
+  uint32_t memory_servers_;
+  bool units_modelled_;
+
+  // Derived once: service times in picoseconds.
+  SimTime outbound_service_, inbound_service_, nic_latency_, link_latency_;
+  SimTime pcie_read_latency_, pcie_write_latency_, on_chip_access_, atomic_on_chip_;
+  SimTime doorbell_, post_request_;
+
+  std::vector<Nic> nics_;
+  std::vector<uint16_t> compute_nic_;
+  std::vector<uint16_t> memory_nic_;
+  std::vector<QueuePair> queue_pairs_;
+};
+
+}  // namespace dmbench::rdma::sim
