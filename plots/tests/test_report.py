@@ -1,9 +1,9 @@
 """Runs report.py on fixture results of the experiment files
 (fixtures.paper_experiments) and checks the report: every figure drawn is
-embedded and exists, the claims table has one row per claim, claims of
-absent experiments say "not run", and malformed results fail naming the file
-and field. Also checks the verdict and strict rules of claims.py on
-hand-picked values, and the calibration targets' lookups.
+embedded and exists, the calibration set and the prediction set together
+have one row per claim, claims of absent experiments say "not run", and
+malformed results fail naming the file and field. Also checks the verdict and strict rules of claims.py on
+hand-picked values.
 
     /usr/bin/python3 -m unittest discover -s plots/tests -p test_report.py -v
 """
@@ -34,6 +34,7 @@ ABSENT = ("fig13-scalability", "fig03-verbs-outbound")
 EXPECTED_FIGURES = {"table1", "fig02", "fig03", "fig10", "fig11", "fig12", "fig14", "fig15",
                     "fig16"}
 VERDICTS = {claims.YES, claims.PARTLY, claims.NO}
+CALIBRATION, PREDICTION = "### Calibration set", "### Prediction set"
 
 
 def run_report(root: Path, out: Path, *extra: str):
@@ -43,12 +44,28 @@ def run_report(root: Path, out: Path, *extra: str):
         capture_output=True, text=True, timeout=TIMEOUT_SECONDS, cwd=PLOTS.parent)
 
 
-def claim_rows(report: str) -> list[list[str]]:
-    """The cells of the claims table's rows (header and rule line skipped)."""
-    section = report.split("\n## Claims\n", 1)[1]
-    lines = [line for line in section.splitlines() if line.startswith("| ")]
+def table_rows(report: str, heading: str) -> list[list[str]]:
+    """The cells of the rows of the first table after `heading` (its header
+    and rule line skipped)."""
+    section = report.split(f"\n{heading}\n", 1)[1]
+    lines = []
+    for line in section.lstrip("\n").splitlines():
+        if line.startswith("|"):
+            lines.append(line)
+        elif lines:  # the table has ended
+            break
     rows = [[c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]] for line in lines]
-    return rows[1:]  # after the header; the |---| line does not start with "| "
+    return rows[2:]  # after the header and the |---| line
+
+
+def claim_rows(report: str) -> list[list[str]]:
+    """The rows of the claims of the paper, calibration set first, each as
+    the prediction table orders its cells: ID, claim, figure, paper, ours,
+    ours/paper, verdict, within ±25%."""
+    public = {target.id for target in claims.CALIBRATION_TARGETS}
+    calibration = [[row[0], row[1], row[2], row[3], row[4], row[5], row[7], row[6]]
+                   for row in table_rows(report, CALIBRATION) if row[0] not in public]
+    return calibration + table_rows(report, PREDICTION)
 
 
 class Report(unittest.TestCase):
@@ -57,8 +74,9 @@ class Report(unittest.TestCase):
         cls.tmp = tempfile.TemporaryDirectory(prefix="dmbench-report-")
         cls.root = Path(cls.tmp.name) / "results"
         names = sorted(p.stem for p in fixtures.CONFIG_DIR.glob("*.json")
-                       if p.stem not in ABSENT)
+                       if p.stem not in ABSENT and p.stem != claims.CALIBRATION_BASICS)
         cls.directories = fixtures.paper_experiments(cls.root, names)
+        cls.directories[claims.CALIBRATION_BASICS] = fixtures.calibration_basics(cls.root)[0]
         cls.out = Path(cls.tmp.name) / "report"
         cls.process = run_report(cls.root, cls.out, "--command", "fixtures.paper_experiments")
         report = cls.out / "REPORT.md"
@@ -89,9 +107,54 @@ class Report(unittest.TestCase):
             self.assertTrue(pdf.read_bytes().startswith(b"%PDF"), pdf)
 
     def test_claims_table_has_one_row_per_claim(self):
+        calibration = [c.id for c in claims.CLAIMS if claims.is_calibration(c)]
+        prediction = [c.id for c in claims.CLAIMS if not claims.is_calibration(c)]
+        self.assertEqual([row[0] for row in table_rows(self.report, CALIBRATION)],
+                         calibration + [t.id for t in claims.CALIBRATION_TARGETS])
+        self.assertEqual([row[0] for row in table_rows(self.report, PREDICTION)], prediction)
+        self.assertEqual(sorted(calibration + prediction), sorted(c.id for c in claims.CLAIMS))
+        self.assertTrue(all(len(row) == 8 for row in claim_rows(self.report)))
+
+    def test_calibration_set_comes_first_and_is_counted_apart(self):
+        self.assertLess(self.report.index(CALIBRATION), self.report.index(PREDICTION))
+        calibration = table_rows(self.report, CALIBRATION)
+        prediction = table_rows(self.report, PREDICTION)
+        match = re.search(r"Calibration: (\d+) of (\d+) targets within tolerance.*"
+                          r"Prediction: (\d+) of (\d+) claims within ±25%", self.report)
+        self.assertIsNotNone(match, self.report[:600])
+        self.assertEqual(match.groups(), (
+            str(sum(row[6] == claims.YES for row in calibration)), str(len(calibration)),
+            str(sum(row[7] == claims.YES for row in prediction)), str(len(prediction))))
+
+    def test_public_calibration_targets_come_from_calibration_basics(self):
+        rows = {row[0]: row for row in table_rows(self.report, CALIBRATION)}
+        values = fixtures.CALIBRATION_VALUES
+        expected = {
+            "calibration.read.unloaded-p50": f"{values['unloaded_read_p50_us']:g} µs (1 client)",
+            "calibration.read.small-mops": f"{values['small_mops']:g} Mops (8 B, 176 clients)",
+            "calibration.cas.host": f"{values['cas_host_mops']:g} Mops (1 address)",
+            "calibration.cas.on-chip": f"{values['cas_on_chip_mops']:g} Mops (1 address)"}
+        for target in claims.CALIBRATION_TARGETS:
+            row = rows[target.id]
+            self.assertEqual(row[2], claims.PUBLIC, target.id)
+            # Within the ±25% tolerance, and no verdict: not a claim of the paper.
+            self.assertEqual(row[6:], [claims.YES, "–"], target.id)
+            if target.id in expected:
+                self.assertEqual(row[4], expected[target.id])
+
+    def test_strict_column_and_count(self):
         rows = claim_rows(self.report)
-        self.assertEqual([row[0] for row in rows], [c.id for c in claims.CLAIMS])
-        self.assertTrue(all(len(row) == 7 for row in rows), rows)
+        kinds = {c.id: c.kind for c in claims.CLAIMS}
+        for row in rows:
+            if row[6] in VERDICTS:  # computed: judged strictly unless no paper number
+                self.assertEqual(row[7] == "–", kinds[row[0]] == claims.COLLAPSE, row)
+                self.assertIn(row[7], ("yes", "no", "–"), row)
+            else:
+                self.assertEqual(row[7], "–", row)
+        within = sum(row[7] == claims.YES for row in rows)
+        unjudged = sum(row[6] in VERDICTS and row[7] == "–" for row in rows)
+        self.assertGreater(within, 0)
+        self.assertRegex(self.report, rf"; {within} within ±25% of the paper \({unjudged} n/a\b")
 
     def test_claims_of_absent_experiments_are_not_run(self):
         needs = {c.id: c.needs for c in claims.CLAIMS}
