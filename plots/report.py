@@ -13,6 +13,12 @@ script's draw() (table1.py, fig02.py, ... fig16.py; experiments are grouped by
 the figure their experiment file names) into REPORT_DIR/figures/ (PNG and
 PDF), writes REPORT_DIR/REPORT.md and prints the claims table.
 
+Model ablations: each directory DIR/ablation/LABEL/ is a results root of
+its own (one directory per experiment, as DIR) run with one mechanism of
+the simulated NIC switched off, described by DIR/ablation/LABEL/ABLATION.json
+({"label", "mechanism", "switch", "description"}). The report checks the
+claims on each and shows what moved against the full model.
+
 Exit status 1 when any result is missing or malformed: the report is still
 written, with the failing cells marked "error" and every error listed (each
 names the file and field), so that one broken sweep does not hide the rest.
@@ -27,7 +33,7 @@ import os
 import re
 import shlex
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import claims as claimlib
@@ -49,19 +55,25 @@ FIGURES = {
 }
 ORDER = list(FIGURES)
 PROG = "report.py"
+ABLATION_DIR = "ablation"         # DIR/ablation/LABEL/: DIR run with one mechanism off
+ABLATION_FILE = "ABLATION.json"   # in each DIR/ablation/LABEL/: what was switched off
+MOVED_RELATIVE = 0.10             # ours changed by more than this: the claim moved
 
 
 # ------------------------------------------------------------- discovery
 
 def discover(root: Path, prefix: str = "") -> dict[str, Path]:
     """Experiment name -> result directory, for every directory under `root`
-    (one level) holding an experiment.json. Two directories with one
+    (one level) holding an experiment.json, except the model ablations'
+    directory (results roots of their own). Two directories with one
     experiment name are an error: which one the report shows would be a
     guess."""
     if not root.is_dir():
         raise dr.ResultsError(f"{root}: results root not found")
     candidates = [root] if (root / "experiment.json").is_file() else []
     for entry in sorted(root.iterdir()):
+        if entry.name == ABLATION_DIR:
+            continue
         try:
             if entry.name.startswith(prefix) and (entry / "experiment.json").is_file():
                 candidates.append(entry)
@@ -101,6 +113,71 @@ def figure_of(experiment: dr.Experiment) -> str | None:
     if match:
         return f"{'Figure' if match.group(1) == 'fig' else 'Table'} {int(match.group(2))}"
     return None
+
+
+# ----------------------------------------------------------- model ablation
+
+@dataclass
+class Ablation:
+    """One mechanism of the NIC model switched off: its description and the
+    claims checked on its results; `error` when either could not be read."""
+    directory: Path
+    label: str
+    mechanism: str = ""
+    switch: str = ""
+    description: str = ""
+    outcomes: list[claimlib.Outcome] = field(default_factory=list)
+    error: str = ""
+
+
+def ablations(root: Path, prefix: str, errors: list[str]) -> list[Ablation]:
+    """Every ROOT/ablation/LABEL/ directory, its claims evaluated like the
+    full model's; what cannot be read goes to `errors` as well."""
+    parent = root / ABLATION_DIR
+    if not parent.is_dir():
+        return []
+    found = []
+    for directory in sorted(entry for entry in parent.iterdir() if entry.is_dir()):
+        ablation = Ablation(directory, directory.name)
+        try:
+            description_file = directory / ABLATION_FILE
+            description = dr.read_json(description_file, "ablation description")
+            ablation.label = dr.require(description, "label", description_file, dr.STRING)
+            ablation.mechanism = dr.require(description, "mechanism", description_file,
+                                            dr.STRING)
+            ablation.switch = dr.require(description, "switch", description_file, dr.STRING)
+            ablation.description = description.get("description", "")
+            experiments = discover(directory, prefix)
+            if not experiments:
+                raise dr.ResultsError(f"{directory}: no experiment results in this ablation")
+        except dr.ResultsError as error:
+            ablation.error = str(error)
+            errors.append(ablation.error)
+        else:
+            loaded, broken = load_results(experiments)
+            errors += broken.values()
+            ablation.outcomes = claimlib.evaluate(loaded, broken)
+            errors += [o.error for o in ablation.outcomes if o.error]
+        found.append(ablation)
+    return found
+
+
+def rerun(outcomes: list[claimlib.Outcome], ablation: Ablation
+          ) -> list[tuple[claimlib.Outcome, claimlib.Outcome]]:
+    """(full model, mechanism off) of each claim the ablation reran: an
+    ablation may rerun only the experiments its mechanism matters to."""
+    return [(full, off) for full, off in zip(outcomes, ablation.outcomes)
+            if off.verdict != claimlib.NOT_RUN]
+
+
+def moved(full: claimlib.Outcome, off: claimlib.Outcome) -> bool:
+    """Whether switching the mechanism off moved a claim the ablation reran:
+    its verdict or its ±25% status changed, or ours changed by more than
+    MOVED_RELATIVE."""
+    if (full.verdict, full.strict) != (off.verdict, off.strict):
+        return True
+    return (full.ours is not None and off.ours is not None
+            and abs(off.ours.value - full.ours.value) > MOVED_RELATIVE * abs(full.ours.value))
 
 
 # ---------------------------------------------------------------- figures
@@ -242,6 +319,11 @@ CLAIMS_HEADER = ["ID", "Claim", "Figure", "Paper", "Ours", "Ours/paper (Δ for %
                  "Reproduced?", "Within ±25%?"]
 CALIBRATION_HEADER = ["ID", "Target", "Source", "Reference value", "Ours",
                       "Ours/target (Δ for %)", "Within tolerance?", "Reproduced?"]
+ABLATION_HEADER = ["Mechanism switched off", "Label", "Switch", "Claims rerun",
+                   "Within ±25% (off / full)", "Verdicts, mechanism off", "Verdicts, full model",
+                   "Claims moved"]
+MOVED_HEADER = ["ID", "Ours, full model", "Ours, mechanism off", "Paper",
+                "Verdict (full → off)", "Within ±25% (full → off)"]
 
 
 def claim_text(claim: claimlib.Claim) -> str:
@@ -303,10 +385,52 @@ def summary_lines(outcomes: list[claimlib.Outcome],
             f"{claimlib.tally_text(prediction)}."]
 
 
+def ablation_lines(outcomes: list[claimlib.Outcome], found: list[Ablation]) -> list[str]:
+    lines = ["## Model ablation", ""]
+    if not found:
+        return lines + [f"No model ablations: the results root has no `{ABLATION_DIR}/` "
+                        f"directory.", ""]
+    lines += [f"Each row is the results root `{ABLATION_DIR}/LABEL/`: the same experiments "
+              f"with one mechanism of the simulated NIC switched off ({ABLATION_FILE} says "
+              f"which), and the claims checked on it as above. The counts are over the claims "
+              f"the ablation reran (whose experiments it holds), with the mechanism off and "
+              f"with the full model. A claim moved when its verdict or its ±25% status changed "
+              f"or ours changed by more than {MOVED_RELATIVE:.0%}.", ""]
+    rows, sections = [], []
+    for ablation in found:
+        if ablation.error:
+            rows.append([ablation.mechanism or "error", f"`{ablation.label}`",
+                         f"`{ablation.switch}`" if ablation.switch else "", "error", "", "", "",
+                         ""])
+            sections += [f"### `{ablation.label}`", "", f"**Not evaluated:** {ablation.error}",
+                         ""]
+            continue
+        pairs = rerun(outcomes, ablation)
+        changes = [(full, off) for full, off in pairs if moved(full, off)]
+        offs, fulls = [off for _, off in pairs], [full for full, _ in pairs]
+        rows.append([ablation.mechanism, f"`{ablation.label}`", f"`{ablation.switch}`",
+                     f"{len(pairs)} of {len(outcomes)}",
+                     f"{claimlib.strict_count(offs).within} / "
+                     f"{claimlib.strict_count(fulls).within}",
+                     claimlib.tally_text(offs), claimlib.tally_text(fulls), str(len(changes))])
+        sections += [f"### {ablation.mechanism} off (`{ablation.label}`)", ""]
+        if ablation.description:
+            sections += [ablation.description, ""]
+        if not changes:
+            sections += ["No claim moved.", ""]
+            continue
+        sections += table(MOVED_HEADER, [
+            [full.claim.id, claimlib.our_value(full), claimlib.our_value(off),
+             claimlib.paper_value(full.claim), f"{full.verdict} → {off.verdict}",
+             f"{claimlib.strict_value(full)} → {claimlib.strict_value(off)}"]
+            for full, off in changes]) + [""]
+    return lines + table(ABLATION_HEADER, rows) + [""] + sections
+
+
 def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
                  found: dict[str, Path], drawn: list[Drawn],
                  outcomes: list[claimlib.Outcome], targets: list[claimlib.Outcome],
-                 errors: list[str]) -> None:
+                 ablated: list[Ablation], errors: list[str]) -> None:
     rows, revisions, backends, started, fallbacks = [], [], [], [], []
     for name in sorted(found):
         if name not in experiments:
@@ -392,8 +516,9 @@ def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
     lines += table(CLAIMS_HEADER, claim_rows(prediction))
     lines += ["", "Numbers of the paper not checked:", ""]
     lines += [f"* {text}" for text in claimlib.UNCHECKED]
+    lines += [""] + ablation_lines(outcomes, ablated)
     if errors:
-        lines += ["", "## Errors", ""] + [f"* {cell(error)}" for error in dr.ordered(errors)]
+        lines += ["## Errors", ""] + [f"* {cell(error)}" for error in dr.ordered(errors)]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
@@ -411,9 +536,10 @@ def experiment_section(experiment: dr.Experiment, errors: list[str]) -> list[str
 
 # ------------------------------------------------------------------ stdout
 
-def print_claims(outcomes: list[claimlib.Outcome], targets: list[claimlib.Outcome]) -> None:
+def print_claims(outcomes: list[claimlib.Outcome], targets: list[claimlib.Outcome],
+                 ablated: list[Ablation]) -> None:
     """The calibration set, then the prediction set, then the summary as the
-    report's first lines."""
+    report's first lines and one line per model ablation."""
     calibration, prediction = split_sets(outcomes, targets)
     header = ("claim", "paper", "ours", "ours/paper", "verdict", "within ±25%")
     rows = [(o.claim.id, claimlib.paper_value(o.claim), claimlib.our_value(o),
@@ -433,6 +559,13 @@ def print_claims(outcomes: list[claimlib.Outcome], targets: list[claimlib.Outcom
             print(line(row))
     for text in summary_lines(outcomes, targets):
         print(text.replace(" ([rules](#claims))", ""))
+    for ablation in ablated:
+        if not ablation.error:
+            pairs = rerun(outcomes, ablation)
+            print(f"ablation {ablation.label} ({ablation.mechanism} off): {len(pairs)} claims "
+                  f"rerun, {claimlib.strict_count([off for _, off in pairs]).within} within "
+                  f"±25% (full model {claimlib.strict_count([f for f, _ in pairs]).within}), "
+                  f"{sum(moved(full, off) for full, off in pairs)} moved")
 
 
 # --------------------------------------------------------------------- CLI
@@ -467,18 +600,20 @@ def main(argv=None) -> int:
     outcomes = claimlib.evaluate(experiments, broken)
     targets = claimlib.evaluate(experiments, broken, claimlib.CALIBRATION_TARGETS)
     errors += [o.error for o in outcomes + targets if o.error]
+    ablated = ablations(args.results_root, args.prefix, errors)
 
     try:
         args.out.mkdir(parents=True, exist_ok=True)
         drawn = draw_figures(experiments, figures_dir)
         errors += [d.error for d in drawn if d.error]
         report = args.out / "REPORT.md"
-        write_report(report, args, experiments, found, drawn, outcomes, targets, errors)
+        write_report(report, args, experiments, found, drawn, outcomes, targets, ablated,
+                     errors)
     except OSError as error:
         print(f"{PROG}: error: {error.filename}: {error.strerror}", file=sys.stderr)
         return 1
     print(f"wrote {report}")
-    print_claims(outcomes, targets)
+    print_claims(outcomes, targets, ablated)
     for error in dr.ordered(errors):
         print(f"{PROG}: error: {error}", file=sys.stderr)
     return 1 if errors else 0
