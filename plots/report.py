@@ -13,6 +13,12 @@ script's draw() (table1.py, fig02.py, ... fig16.py; experiments are grouped by
 the figure their experiment file names) into REPORT_DIR/figures/ (PNG and
 PDF), writes REPORT_DIR/REPORT.md and prints the claims table.
 
+Model ablations: each directory DIR/ablation/LABEL/ is a results root of
+its own (one directory per experiment, as DIR) run with one mechanism of
+the simulated NIC switched off, described by DIR/ablation/LABEL/ABLATION.json
+({"label", "mechanism", "switch", "description"}). The report checks the
+claims on each and shows what moved against the full model.
+
 Exit status 1 when any result is missing or malformed: the report is still
 written, with the failing cells marked "error" and every error listed (each
 names the file and field), so that one broken sweep does not hide the rest.
@@ -27,7 +33,7 @@ import os
 import re
 import shlex
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import claims as claimlib
@@ -49,19 +55,25 @@ FIGURES = {
 }
 ORDER = list(FIGURES)
 PROG = "report.py"
+ABLATION_DIR = "ablation"         # DIR/ablation/LABEL/: DIR run with one mechanism off
+ABLATION_FILE = "ABLATION.json"   # in each DIR/ablation/LABEL/: what was switched off
+MOVED_RELATIVE = 0.10             # ours changed by more than this: the claim moved
 
 
 # ------------------------------------------------------------- discovery
 
 def discover(root: Path, prefix: str = "") -> dict[str, Path]:
     """Experiment name -> result directory, for every directory under `root`
-    (one level) holding an experiment.json. Two directories with one
+    (one level) holding an experiment.json, except the model ablations'
+    directory (results roots of their own). Two directories with one
     experiment name are an error: which one the report shows would be a
     guess."""
     if not root.is_dir():
         raise dr.ResultsError(f"{root}: results root not found")
     candidates = [root] if (root / "experiment.json").is_file() else []
     for entry in sorted(root.iterdir()):
+        if entry.name == ABLATION_DIR:
+            continue
         try:
             if entry.name.startswith(prefix) and (entry / "experiment.json").is_file():
                 candidates.append(entry)
@@ -81,6 +93,17 @@ def discover(root: Path, prefix: str = "") -> dict[str, Path]:
     return found
 
 
+def load_results(found: dict[str, Path]) -> tuple[dict[str, dr.Experiment], dict[str, str]]:
+    """The experiments that load, and the error of each that does not."""
+    experiments, broken = {}, {}
+    for name, directory in found.items():
+        try:
+            experiments[name] = dr.load_experiment(directory)
+        except dr.ResultsError as error:
+            broken[name] = str(error)
+    return experiments, broken
+
+
 def figure_of(experiment: dr.Experiment) -> str | None:
     """"Figure 10" for "Figure 10 (§5.2.1)", else from a name like fig10-..."""
     match = re.match(r"\s*(Figure|Table)\s*(\d+)", experiment.figure)
@@ -90,6 +113,71 @@ def figure_of(experiment: dr.Experiment) -> str | None:
     if match:
         return f"{'Figure' if match.group(1) == 'fig' else 'Table'} {int(match.group(2))}"
     return None
+
+
+# ----------------------------------------------------------- model ablation
+
+@dataclass
+class Ablation:
+    """One mechanism of the NIC model switched off: its description and the
+    claims checked on its results; `error` when either could not be read."""
+    directory: Path
+    label: str
+    mechanism: str = ""
+    switch: str = ""
+    description: str = ""
+    outcomes: list[claimlib.Outcome] = field(default_factory=list)
+    error: str = ""
+
+
+def ablations(root: Path, prefix: str, errors: list[str]) -> list[Ablation]:
+    """Every ROOT/ablation/LABEL/ directory, its claims evaluated like the
+    full model's; what cannot be read goes to `errors` as well."""
+    parent = root / ABLATION_DIR
+    if not parent.is_dir():
+        return []
+    found = []
+    for directory in sorted(entry for entry in parent.iterdir() if entry.is_dir()):
+        ablation = Ablation(directory, directory.name)
+        try:
+            description_file = directory / ABLATION_FILE
+            description = dr.read_json(description_file, "ablation description")
+            ablation.label = dr.require(description, "label", description_file, dr.STRING)
+            ablation.mechanism = dr.require(description, "mechanism", description_file,
+                                            dr.STRING)
+            ablation.switch = dr.require(description, "switch", description_file, dr.STRING)
+            ablation.description = description.get("description", "")
+            experiments = discover(directory, prefix)
+            if not experiments:
+                raise dr.ResultsError(f"{directory}: no experiment results in this ablation")
+        except dr.ResultsError as error:
+            ablation.error = str(error)
+            errors.append(ablation.error)
+        else:
+            loaded, broken = load_results(experiments)
+            errors += broken.values()
+            ablation.outcomes = claimlib.evaluate(loaded, broken)
+            errors += [o.error for o in ablation.outcomes if o.error]
+        found.append(ablation)
+    return found
+
+
+def rerun(outcomes: list[claimlib.Outcome], ablation: Ablation
+          ) -> list[tuple[claimlib.Outcome, claimlib.Outcome]]:
+    """(full model, mechanism off) of each claim the ablation reran: an
+    ablation may rerun only the experiments its mechanism matters to."""
+    return [(full, off) for full, off in zip(outcomes, ablation.outcomes)
+            if off.verdict != claimlib.NOT_RUN]
+
+
+def moved(full: claimlib.Outcome, off: claimlib.Outcome) -> bool:
+    """Whether switching the mechanism off moved a claim the ablation reran:
+    its verdict or its ±25% status changed, or ours changed by more than
+    MOVED_RELATIVE."""
+    if (full.verdict, full.strict) != (off.verdict, off.strict):
+        return True
+    return (full.ours is not None and off.ours is not None
+            and abs(off.ours.value - full.ours.value) > MOVED_RELATIVE * abs(full.ours.value))
 
 
 # ---------------------------------------------------------------- figures
@@ -228,23 +316,121 @@ def table(header: list[str], rows: list[list[str]]) -> list[str]:
 
 
 CLAIMS_HEADER = ["ID", "Claim", "Figure", "Paper", "Ours", "Ours/paper (Δ for %)",
-                 "Reproduced?"]
+                 "Reproduced?", "Within ±25%?"]
+CALIBRATION_HEADER = ["ID", "Target", "Source", "Reference value", "Ours",
+                      "Ours/target (Δ for %)", "Within tolerance?", "Reproduced?"]
+ABLATION_HEADER = ["Mechanism switched off", "Label", "Switch", "Claims rerun",
+                   "Within ±25% (off / full)", "Verdicts, mechanism off", "Verdicts, full model",
+                   "Claims moved"]
+MOVED_HEADER = ["ID", "Ours, full model", "Ours, mechanism off", "Paper",
+                "Verdict (full → off)", "Within ±25% (full → off)"]
+
+
+def claim_text(claim: claimlib.Claim) -> str:
+    return claim.text + (f" — *{claim.note}*" if claim.note else "")
 
 
 def claim_rows(outcomes: list[claimlib.Outcome]) -> list[list[str]]:
     rows = []
     for outcome in outcomes:
         claim = outcome.claim
-        text = claim.text + (f" — *{claim.note}*" if claim.note else "")
-        rows.append([claim.id, f"{text} ({claim.section})", claim.figure,
+        rows.append([claim.id, f"{claim_text(claim)} ({claim.section})", claim.figure,
                      claimlib.paper_value(claim), claimlib.our_value(outcome),
-                     outcome.comparison or "–", outcome.verdict])
+                     outcome.comparison or "–", outcome.verdict,
+                     claimlib.strict_value(outcome)])
     return rows
+
+
+def calibration_rows(outcomes: list[claimlib.Outcome]) -> list[list[str]]:
+    rows = []
+    for outcome in outcomes:
+        claim = outcome.claim
+        source = (f"Sherman paper, {claim.figure} ({claim.section})"
+                  if claimlib.of_paper(claim) else claim.figure)
+        rows.append([claim.id, claim_text(claim), source, claimlib.paper_value(claim),
+                     claimlib.our_value(outcome), outcome.comparison or "–",
+                     claimlib.strict_value(outcome), claimlib.verdict_value(outcome)])
+    return rows
+
+
+def split_sets(outcomes: list[claimlib.Outcome], targets: list[claimlib.Outcome]
+               ) -> tuple[list[claimlib.Outcome], list[claimlib.Outcome]]:
+    """(calibration set: its claims of the paper, then the public figures;
+    prediction set)."""
+    return ([o for o in outcomes if claimlib.is_calibration(o.claim)] + targets,
+            [o for o in outcomes if not claimlib.is_calibration(o.claim)])
+
+
+def apart(outcomes: list[claimlib.Outcome]) -> str:
+    """What a strict count leaves out: " (3 n/a, 6 not run)", or ""."""
+    counts = {"n/a": claimlib.strict_count(outcomes).unjudged}
+    counts.update((v, c) for v, c in claimlib.tally(outcomes).items()
+                  if v in (claimlib.NOT_RUN, claimlib.ERROR))
+    shown = [f"{count} {what}" for what, count in counts.items() if count]
+    return f" ({', '.join(shown)})" if shown else ""
+
+
+def summary_lines(outcomes: list[claimlib.Outcome],
+                  targets: list[claimlib.Outcome]) -> list[str]:
+    """The verdicts and the strict count of every claim, then of the
+    calibration set and of the prediction set apart."""
+    calibration, prediction = split_sets(outcomes, targets)
+    within = claimlib.strict_count(outcomes).within
+    return [f"{len(outcomes)} claims of the paper checked: {claimlib.tally_text(outcomes)}; "
+            f"{within} within ±25% of the paper{apart(outcomes)} ([rules](#claims)).",
+            f"Calibration: {claimlib.strict_count(calibration).within} of {len(calibration)} "
+            f"targets within tolerance{apart(calibration)}. "
+            f"Prediction: {claimlib.strict_count(prediction).within} of {len(prediction)} "
+            f"claims within ±25% of the paper{apart(prediction)}; "
+            f"{claimlib.tally_text(prediction)}."]
+
+
+def ablation_lines(outcomes: list[claimlib.Outcome], found: list[Ablation]) -> list[str]:
+    lines = ["## Model ablation", ""]
+    if not found:
+        return lines + [f"No model ablations: the results root has no `{ABLATION_DIR}/` "
+                        f"directory.", ""]
+    lines += [f"Each row is the results root `{ABLATION_DIR}/LABEL/`: the same experiments "
+              f"with one mechanism of the simulated NIC switched off ({ABLATION_FILE} says "
+              f"which), and the claims checked on it as above. The counts are over the claims "
+              f"the ablation reran (whose experiments it holds), with the mechanism off and "
+              f"with the full model. A claim moved when its verdict or its ±25% status changed "
+              f"or ours changed by more than {MOVED_RELATIVE:.0%}.", ""]
+    rows, sections = [], []
+    for ablation in found:
+        if ablation.error:
+            rows.append([ablation.mechanism or "error", f"`{ablation.label}`",
+                         f"`{ablation.switch}`" if ablation.switch else "", "error", "", "", "",
+                         ""])
+            sections += [f"### `{ablation.label}`", "", f"**Not evaluated:** {ablation.error}",
+                         ""]
+            continue
+        pairs = rerun(outcomes, ablation)
+        changes = [(full, off) for full, off in pairs if moved(full, off)]
+        offs, fulls = [off for _, off in pairs], [full for full, _ in pairs]
+        rows.append([ablation.mechanism, f"`{ablation.label}`", f"`{ablation.switch}`",
+                     f"{len(pairs)} of {len(outcomes)}",
+                     f"{claimlib.strict_count(offs).within} / "
+                     f"{claimlib.strict_count(fulls).within}",
+                     claimlib.tally_text(offs), claimlib.tally_text(fulls), str(len(changes))])
+        sections += [f"### {ablation.mechanism} off (`{ablation.label}`)", ""]
+        if ablation.description:
+            sections += [ablation.description, ""]
+        if not changes:
+            sections += ["No claim moved.", ""]
+            continue
+        sections += table(MOVED_HEADER, [
+            [full.claim.id, claimlib.our_value(full), claimlib.our_value(off),
+             claimlib.paper_value(full.claim), f"{full.verdict} → {off.verdict}",
+             f"{claimlib.strict_value(full)} → {claimlib.strict_value(off)}"]
+            for full, off in changes]) + [""]
+    return lines + table(ABLATION_HEADER, rows) + [""] + sections
 
 
 def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
                  found: dict[str, Path], drawn: list[Drawn],
-                 outcomes: list[claimlib.Outcome], errors: list[str]) -> None:
+                 outcomes: list[claimlib.Outcome], targets: list[claimlib.Outcome],
+                 ablated: list[Ablation], errors: list[str]) -> None:
     rows, revisions, backends, started, fallbacks = [], [], [], [], []
     for name in sorted(found):
         if name not in experiments:
@@ -271,12 +457,8 @@ def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
     lines = [f"# dmbench: Sherman (SIGMOD'22) vs FG+ on "
              f"{where.get(kinds, 'the simulated RDMA fabric')}", ""]
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    tally = {v: sum(o.verdict == v for o in outcomes)
-             for v in (claimlib.YES, claimlib.PARTLY, claimlib.NO, claimlib.NOT_RUN,
-                       claimlib.ERROR)}
-    lines += [f"{len(outcomes)} claims of the paper checked: "
-              + ", ".join(f"{count} {verdict}" for verdict, count in tally.items())
-              + " ([rule](#claims)).", ""]
+    for line in summary_lines(outcomes, targets):
+        lines += [line, ""]
 
     # Provenance: where every number below comes from.
     lines += ["## Provenance", "",
@@ -321,11 +503,22 @@ def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
             lines += experiment_section(experiment, errors)
 
     lines += ["## Claims", "", claimlib.RULES, ""]
-    lines += table(CLAIMS_HEADER, claim_rows(outcomes))
+    lines += ["### Calibration set", "",
+              "Hardware-level targets the NIC profile (`configs/nic/`) was calibrated on: the "
+              "paper's microbenchmarks (Figs. 2, 3 and 16) and public ConnectX-5 figures, "
+              f"the latter measured by the micro experiment `{claimlib.CALIBRATION_BASICS}`. "
+              "Agreement here is by construction: it shows the model stands on its targets, "
+              "not that it predicts anything. Tolerance is the ±25% rule above.", ""]
+    calibration, prediction = split_sets(outcomes, targets)
+    lines += table(CALIBRATION_HEADER, calibration_rows(calibration))
+    lines += ["", "### Prediction set", "",
+              "Every other claim: index results, which the model was not tuned to.", ""]
+    lines += table(CLAIMS_HEADER, claim_rows(prediction))
     lines += ["", "Numbers of the paper not checked:", ""]
     lines += [f"* {text}" for text in claimlib.UNCHECKED]
+    lines += [""] + ablation_lines(outcomes, ablated)
     if errors:
-        lines += ["", "## Errors", ""] + [f"* {cell(error)}" for error in dr.ordered(errors)]
+        lines += ["## Errors", ""] + [f"* {cell(error)}" for error in dr.ordered(errors)]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
@@ -343,17 +536,36 @@ def experiment_section(experiment: dr.Experiment, errors: list[str]) -> list[str
 
 # ------------------------------------------------------------------ stdout
 
-def print_claims(outcomes: list[claimlib.Outcome]) -> None:
+def print_claims(outcomes: list[claimlib.Outcome], targets: list[claimlib.Outcome],
+                 ablated: list[Ablation]) -> None:
+    """The calibration set, then the prediction set, then the summary as the
+    report's first lines and one line per model ablation."""
+    calibration, prediction = split_sets(outcomes, targets)
+    header = ("claim", "paper", "ours", "ours/paper", "verdict", "within ±25%")
     rows = [(o.claim.id, claimlib.paper_value(o.claim), claimlib.our_value(o),
-             o.comparison or "–", o.verdict) for o in outcomes]
-    widths = [max(len(r[i]) for r in rows + [("claim", "paper", "ours", "ours/paper",
-                                               "verdict")]) for i in range(5)]
+             o.comparison or "–", claimlib.verdict_value(o), claimlib.strict_value(o))
+            for o in calibration + prediction]
+    widths = [max(len(r[i]) for r in rows + [header]) for i in range(5)]
     widths[2] = min(widths[2], 44)
-    print(f"{'claim':{widths[0]}}  {'paper':>{widths[1]}}  {'ours':>{widths[2]}}  "
-          f"{'ours/paper':>{widths[3]}}  verdict")
-    for row in rows:
-        print(f"{row[0]:{widths[0]}}  {row[1]:>{widths[1]}}  {row[2]:>{widths[2]}}  "
-              f"{row[3]:>{widths[3]}}  {row[4]}")
+
+    def line(row) -> str:
+        return (f"{row[0]:{widths[0]}}  {row[1]:>{widths[1]}}  {row[2]:>{widths[2]}}  "
+                f"{row[3]:>{widths[3]}}  {row[4]:{widths[4]}}  {row[5]}")
+    print(line(header))
+    for title, block in (("calibration set", rows[:len(calibration)]),
+                         ("prediction set", rows[len(calibration):])):
+        print(f"-- {title}")
+        for row in block:
+            print(line(row))
+    for text in summary_lines(outcomes, targets):
+        print(text.replace(" ([rules](#claims))", ""))
+    for ablation in ablated:
+        if not ablation.error:
+            pairs = rerun(outcomes, ablation)
+            print(f"ablation {ablation.label} ({ablation.mechanism} off): {len(pairs)} claims "
+                  f"rerun, {claimlib.strict_count([off for _, off in pairs]).within} within "
+                  f"±25% (full model {claimlib.strict_count([f for f, _ in pairs]).within}), "
+                  f"{sum(moved(full, off) for full, off in pairs)} moved")
 
 
 # --------------------------------------------------------------------- CLI
@@ -383,28 +595,25 @@ def main(argv=None) -> int:
               f"{args.prefix or ''}* subdirectory holds an experiment.json)", file=sys.stderr)
         return 1
 
-    errors: list[str] = []
-    experiments, broken = {}, {}
-    for name, directory in found.items():
-        try:
-            experiments[name] = dr.load_experiment(directory)
-        except dr.ResultsError as error:
-            broken[name] = str(error)
-            errors.append(str(error))
+    experiments, broken = load_results(found)
+    errors: list[str] = list(broken.values())
     outcomes = claimlib.evaluate(experiments, broken)
-    errors += [o.error for o in outcomes if o.error]
+    targets = claimlib.evaluate(experiments, broken, claimlib.CALIBRATION_TARGETS)
+    errors += [o.error for o in outcomes + targets if o.error]
+    ablated = ablations(args.results_root, args.prefix, errors)
 
     try:
         args.out.mkdir(parents=True, exist_ok=True)
         drawn = draw_figures(experiments, figures_dir)
         errors += [d.error for d in drawn if d.error]
         report = args.out / "REPORT.md"
-        write_report(report, args, experiments, found, drawn, outcomes, errors)
+        write_report(report, args, experiments, found, drawn, outcomes, targets, ablated,
+                     errors)
     except OSError as error:
         print(f"{PROG}: error: {error.filename}: {error.strerror}", file=sys.stderr)
         return 1
     print(f"wrote {report}")
-    print_claims(outcomes)
+    print_claims(outcomes, targets, ablated)
     for error in dr.ordered(errors):
         print(f"{PROG}: error: {error}", file=sys.stderr)
     return 1 if errors else 0

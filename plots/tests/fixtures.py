@@ -369,15 +369,17 @@ def micro_point(mops: float, p50: float, p99: float, measure_us: float, payload:
     return point
 
 
-def write_micro(directory: Path, definition: dict, benchmark: dict) -> Path:
-    """Writes a microbenchmark experiment: one point "micro" (settings null)."""
+def write_micro(directory: Path, definition: dict, *benchmarks: dict) -> Path:
+    """Writes a microbenchmark experiment: one point "micro" (settings null)
+    whose document holds the benchmarks."""
     directory.mkdir(parents=True, exist_ok=True)
-    benchmark.setdefault("simulator", {"wall_seconds": 1.0, "verbs": 1000, "events": 5000,
-                                       "verbs_per_wall_second": 1000.0,
-                                       "events_per_wall_second": 5000.0})
+    for benchmark in benchmarks:
+        benchmark.setdefault("simulator", {"wall_seconds": 1.0, "verbs": 1000, "events": 5000,
+                                           "verbs_per_wall_second": 1000.0,
+                                           "events_per_wall_second": 5000.0})
     document = {"schema_version": 1, "kind": "micro", "tool": dict(TOOL),
                 "backend": {"type": "sim", "nic_profile": dict(NIC_PROFILE)}, "seed": 1,
-                "benchmarks": [benchmark]}
+                "benchmarks": list(benchmarks)}
     write_json(directory / "micro.json", document)
     write_json(directory / "experiment.json", {
         "experiment": definition,
@@ -499,6 +501,38 @@ def fig16(root: Path) -> list[Path]:
                          "warmup_us": 5000.0, "measure_us": 50000.0, "points": points})]
 
 
+# The public ConnectX-5 figures of the calibration set (claims.CALIBRATION_TARGETS).
+CALIBRATION_VALUES = {"unloaded_read_p50_us": 2.1, "small_mops": 108.0, "cas_host_mops": 2.1,
+                      "cas_on_chip_mops": 7.9}
+
+
+def calibration_basics(root: Path) -> list[Path]:
+    """The micro experiment `calibration-basics`: an unloaded READ, loaded
+    READs and WRITEs over IO sizes (as `dmbench micro verbs`), and CAS on
+    one and on several addresses in each memory (as `dmbench micro atomics`)."""
+    values = CALIBRATION_VALUES
+    unloaded = {"benchmark": "verbs", "direction": "inbound", "clients": 1, "depth": 1,
+                "warmup_us": 5.0, "measure_us": 50.0,
+                "points": [micro_point(0.47, values["unloaded_read_p50_us"], 2.3, 50, 8,
+                                       verb="READ", io_bytes=8, clients=1, depth=1)]}
+    sizes = (8, 64, 128, 256, 1024, 4096)
+    loaded = {"benchmark": "verbs", "direction": "inbound", "clients": 176, "depth": 4,
+              "warmup_us": 10.0, "measure_us": 50.0,
+              "points": [micro_point(min(values["small_mops"], 12.5e3 / (size + 30)),
+                                     6.5, 7.5, 50, size, verb=verb, io_bytes=size,
+                                     clients=176, depth=4)
+                         for verb in ("READ", "WRITE") for size in sizes]}
+    atomics = {"benchmark": "atomics", "clients": 176, "warmup_us": 10.0, "measure_us": 100.0,
+               "points": [micro_point(mops * (1 if addresses == 1 else 4), 80, 120, 100, 8,
+                                      memory=memory, addresses=addresses)
+                          for memory, mops in (("host", values["cas_host_mops"]),
+                                               ("on-chip", values["cas_on_chip_mops"]))
+                          for addresses in (1, 8)]}
+    return [write_micro(root / "calibration-basics",
+                        {"name": "calibration-basics",
+                         "micro": {"arguments": ["verbs"]}}, unloaded, loaded, atomics)]
+
+
 # script -> (fixture builder, extra arguments)
 FIGURES = {
     "table1.py": (table1, []),
@@ -520,7 +554,8 @@ CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs" / "experiments"
 # Micro experiment file -> the builder above that writes its kind of results,
 # and which of the builder's directories it is.
 MICRO_BUILDERS = {"fig02-rdma-locks": (fig02, 0), "fig03-verbs": (fig03, 0),
-                  "fig03-verbs-outbound": (fig03, 1), "fig16-hocl": (fig16, 0)}
+                  "fig03-verbs-outbound": (fig03, 1), "fig16-hocl": (fig16, 0),
+                  "calibration-basics": (calibration_basics, 0)}
 
 
 def from_config(root: Path, name: str) -> Path:
@@ -542,7 +577,8 @@ def from_config(root: Path, name: str) -> Path:
     scratch.rmdir()
     index_file = directory / "experiment.json"
     index = json.loads(index_file.read_text(encoding="utf-8"))
-    index["experiment"].update(name=definition["name"], figure=definition["figure"])
+    index["experiment"].update({key: definition[key] for key in ("name", "figure")
+                                if key in definition})
     write_json(index_file, index)
     return directory
 

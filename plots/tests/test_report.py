@@ -1,8 +1,10 @@
 """Runs report.py on fixture results of the experiment files
 (fixtures.paper_experiments) and checks the report: every figure drawn is
-embedded and exists, the claims table has one row per claim, claims of
-absent experiments say "not run", and malformed results fail naming the file
-and field. Also checks the verdict rules of claims.py on hand-picked values.
+embedded and exists, the calibration set and the prediction set together
+have one row per claim, claims of absent experiments say "not run", model
+ablations are found and compared, and malformed results fail naming the file
+and field. Also checks the verdict and strict rules of claims.py on
+hand-picked values.
 
     /usr/bin/python3 -m unittest discover -s plots/tests -p test_report.py -v
 """
@@ -23,6 +25,8 @@ import fixtures
 PLOTS = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(PLOTS))
 import claims  # noqa: E402  (needs the path above)
+import dmbench_results as dr  # noqa: E402
+import report  # noqa: E402
 
 TIMEOUT_SECONDS = 120
 MIN_PNG_BYTES = 8 * 1024  # a drawn figure; an empty canvas is about 2 KB
@@ -32,6 +36,7 @@ ABSENT = ("fig13-scalability", "fig03-verbs-outbound")
 EXPECTED_FIGURES = {"table1", "fig02", "fig03", "fig10", "fig11", "fig12", "fig14", "fig15",
                     "fig16"}
 VERDICTS = {claims.YES, claims.PARTLY, claims.NO}
+CALIBRATION, PREDICTION = "### Calibration set", "### Prediction set"
 
 
 def run_report(root: Path, out: Path, *extra: str):
@@ -41,12 +46,28 @@ def run_report(root: Path, out: Path, *extra: str):
         capture_output=True, text=True, timeout=TIMEOUT_SECONDS, cwd=PLOTS.parent)
 
 
-def claim_rows(report: str) -> list[list[str]]:
-    """The cells of the claims table's rows (header and rule line skipped)."""
-    section = report.split("\n## Claims\n", 1)[1]
-    lines = [line for line in section.splitlines() if line.startswith("| ")]
+def table_rows(report: str, heading: str) -> list[list[str]]:
+    """The cells of the rows of the first table after `heading` (its header
+    and rule line skipped)."""
+    section = report.split(f"\n{heading}\n", 1)[1]
+    lines = []
+    for line in section.lstrip("\n").splitlines():
+        if line.startswith("|"):
+            lines.append(line)
+        elif lines:  # the table has ended
+            break
     rows = [[c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]] for line in lines]
-    return rows[1:]  # after the header; the |---| line does not start with "| "
+    return rows[2:]  # after the header and the |---| line
+
+
+def claim_rows(report: str) -> list[list[str]]:
+    """The rows of the claims of the paper, calibration set first, each as
+    the prediction table orders its cells: ID, claim, figure, paper, ours,
+    ours/paper, verdict, within ±25%."""
+    public = {target.id for target in claims.CALIBRATION_TARGETS}
+    calibration = [[row[0], row[1], row[2], row[3], row[4], row[5], row[7], row[6]]
+                   for row in table_rows(report, CALIBRATION) if row[0] not in public]
+    return calibration + table_rows(report, PREDICTION)
 
 
 class Report(unittest.TestCase):
@@ -55,8 +76,9 @@ class Report(unittest.TestCase):
         cls.tmp = tempfile.TemporaryDirectory(prefix="dmbench-report-")
         cls.root = Path(cls.tmp.name) / "results"
         names = sorted(p.stem for p in fixtures.CONFIG_DIR.glob("*.json")
-                       if p.stem not in ABSENT)
+                       if p.stem not in ABSENT and p.stem != claims.CALIBRATION_BASICS)
         cls.directories = fixtures.paper_experiments(cls.root, names)
+        cls.directories[claims.CALIBRATION_BASICS] = fixtures.calibration_basics(cls.root)[0]
         cls.out = Path(cls.tmp.name) / "report"
         cls.process = run_report(cls.root, cls.out, "--command", "fixtures.paper_experiments")
         report = cls.out / "REPORT.md"
@@ -87,9 +109,59 @@ class Report(unittest.TestCase):
             self.assertTrue(pdf.read_bytes().startswith(b"%PDF"), pdf)
 
     def test_claims_table_has_one_row_per_claim(self):
+        calibration = [c.id for c in claims.CLAIMS if claims.is_calibration(c)]
+        prediction = [c.id for c in claims.CLAIMS if not claims.is_calibration(c)]
+        self.assertEqual([row[0] for row in table_rows(self.report, CALIBRATION)],
+                         calibration + [t.id for t in claims.CALIBRATION_TARGETS])
+        self.assertEqual([row[0] for row in table_rows(self.report, PREDICTION)], prediction)
+        self.assertEqual(sorted(calibration + prediction), sorted(c.id for c in claims.CLAIMS))
+        self.assertTrue(all(len(row) == 8 for row in claim_rows(self.report)))
+
+    def test_calibration_set_comes_first_and_is_counted_apart(self):
+        self.assertLess(self.report.index(CALIBRATION), self.report.index(PREDICTION))
+        calibration = table_rows(self.report, CALIBRATION)
+        prediction = table_rows(self.report, PREDICTION)
+        match = re.search(r"Calibration: (\d+) of (\d+) targets within tolerance.*"
+                          r"Prediction: (\d+) of (\d+) claims within ±25%", self.report)
+        self.assertIsNotNone(match, self.report[:600])
+        self.assertEqual(match.groups(), (
+            str(sum(row[6] == claims.YES for row in calibration)), str(len(calibration)),
+            str(sum(row[7] == claims.YES for row in prediction)), str(len(prediction))))
+
+    def test_public_calibration_targets_come_from_calibration_basics(self):
+        rows = {row[0]: row for row in table_rows(self.report, CALIBRATION)}
+        values = fixtures.CALIBRATION_VALUES
+        expected = {
+            "calibration.read.unloaded-p50": f"{values['unloaded_read_p50_us']:g} µs (1 client)",
+            "calibration.read.small-mops": f"{values['small_mops']:g} Mops (8 B, 176 clients)",
+            "calibration.cas.host": f"{values['cas_host_mops']:g} Mops (1 address)",
+            "calibration.cas.on-chip": f"{values['cas_on_chip_mops']:g} Mops (1 address)"}
+        for target in claims.CALIBRATION_TARGETS:
+            row = rows[target.id]
+            self.assertEqual(row[2], claims.PUBLIC, target.id)
+            # Within the ±25% tolerance, and no verdict: not a claim of the paper.
+            self.assertEqual(row[6:], [claims.YES, "–"], target.id)
+            if target.id in expected:
+                self.assertEqual(row[4], expected[target.id])
+
+    def test_strict_column_and_count(self):
         rows = claim_rows(self.report)
-        self.assertEqual([row[0] for row in rows], [c.id for c in claims.CLAIMS])
-        self.assertTrue(all(len(row) == 7 for row in rows), rows)
+        kinds = {c.id: c.kind for c in claims.CLAIMS}
+        for row in rows:
+            if row[6] in VERDICTS:  # computed: judged strictly unless no paper number
+                self.assertEqual(row[7] == "–", kinds[row[0]] == claims.COLLAPSE, row)
+                self.assertIn(row[7], ("yes", "no", "–"), row)
+            else:
+                self.assertEqual(row[7], "–", row)
+        within = sum(row[7] == claims.YES for row in rows)
+        unjudged = sum(row[6] in VERDICTS and row[7] == "–" for row in rows)
+        self.assertGreater(within, 0)
+        self.assertRegex(self.report, rf"; {within} within ±25% of the paper \({unjudged} n/a\b")
+
+    def test_without_ablations_the_section_says_so(self):
+        section = self.report.split("\n## Model ablation\n", 1)[1]
+        self.assertEqual(section.strip().splitlines()[0],
+                         "No model ablations: the results root has no `ablation/` directory.")
 
     def test_claims_of_absent_experiments_are_not_run(self):
         needs = {c.id: c.needs for c in claims.CLAIMS}
@@ -205,6 +277,33 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(self.verdict(claims.ABOVE, 50, 77.8), claims.YES)
         self.assertEqual(self.verdict(claims.ABOVE, 50, 43.7), claims.NO)
 
+    def strict(self, kind, paper, ours):
+        claim = claims.Claim(id="t", figure="", section="", text="", paper=paper, unit="x",
+                             kind=kind, needs=(), compute=lambda r: None)
+        return claims.strict(claim, ours)
+
+    def test_strict_rule(self):
+        # Factors: ours / paper of the factor itself, so 1.02x passes for 1.14x
+        # (gain 0.02 against 0.14: only "partly" by the verdict's rule).
+        self.assertTrue(self.strict(claims.FACTOR, 1.14, 1.02))
+        self.assertFalse(self.strict(claims.FACTOR, 1.14, 0.9))
+        self.assertTrue(self.strict(claims.FACTOR, 3.85, 3.28))
+        self.assertFalse(self.strict(claims.FACTOR, 3.65, 6.69))
+        self.assertTrue(self.strict(claims.ABSOLUTE, 0.34, 0.422))
+        self.assertFalse(self.strict(claims.ABSOLUTE, 0.34, 0.43))
+        self.assertFalse(self.strict(claims.ABSOLUTE, 100, 79))
+        self.assertTrue(self.strict(claims.DIFFERENCE, -0.4, -0.33))
+        self.assertFalse(self.strict(claims.DIFFERENCE, 0.1, -0.1))
+        # Shares: percentage points, not a ratio.
+        self.assertTrue(self.strict(claims.PERCENT, 3.6, 5.3))
+        self.assertTrue(self.strict(claims.PERCENT, 99.98, 99.77))
+        self.assertFalse(self.strict(claims.PERCENT, 93.6, 89.2))
+        self.assertTrue(self.strict(claims.PARITY, 0.98, 0.936))
+        self.assertFalse(self.strict(claims.PARITY, 1.0, 0.94))
+        self.assertTrue(self.strict(claims.ABOVE, 50, 50.5))
+        self.assertFalse(self.strict(claims.ABOVE, 50, 49.5))
+        self.assertIsNone(self.strict(claims.COLLAPSE, None, 258))
+
     def test_claims_are_well_formed(self):
         ids = [c.id for c in claims.CLAIMS]
         self.assertEqual(len(ids), len(set(ids)))
@@ -214,6 +313,164 @@ class Verdicts(unittest.TestCase):
             # A number from the paper, except where it states no number.
             self.assertEqual(claim.paper is None, claim.kind == claims.COLLAPSE, claim.id)
             self.assertTrue(claim.text and claim.section.startswith("§"), claim.id)
+
+
+class CalibrationSet(unittest.TestCase):
+    """Which claims are calibration, and the public figures' lookups in the
+    micro experiment calibration-basics."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory(prefix="dmbench-calibration-")
+        self.directory = fixtures.calibration_basics(Path(self.tmp.name))[0]
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def evaluate(self) -> dict[str, claims.Outcome]:
+        results = {claims.CALIBRATION_BASICS: dr.load_experiment(self.directory)}
+        return {o.claim.id: o for o in claims.evaluate(results,
+                                                       claims=claims.CALIBRATION_TARGETS)}
+
+    def test_calibration_claims_are_those_of_the_microbenchmarks(self):
+        micro = {path.stem for path in fixtures.CONFIG_DIR.glob("*.json")
+                 if "micro" in json.loads(path.read_text(encoding="utf-8"))}
+        for claim in claims.CLAIMS:
+            self.assertEqual(claims.is_calibration(claim), set(claim.needs) <= micro, claim.id)
+        figures = {c.figure.split("(")[0].strip() for c in claims.CLAIMS
+                   if claims.is_calibration(c)}
+        self.assertEqual(figures, {"Figure 2", "Figure 3", "Figure 16"})
+        self.assertTrue(all(claims.is_calibration(t) for t in claims.CALIBRATION_TARGETS))
+
+    def test_targets_are_read_from_calibration_basics(self):
+        outcomes = self.evaluate()
+        values = fixtures.CALIBRATION_VALUES
+        self.assertEqual(outcomes["calibration.read.unloaded-p50"].ours,
+                         claims.Measured(values["unloaded_read_p50_us"], "1 client"))
+        self.assertEqual(outcomes["calibration.read.small-mops"].ours.value,
+                         values["small_mops"])
+        self.assertEqual(outcomes["calibration.cas.host"].ours.value, values["cas_host_mops"])
+        self.assertEqual(outcomes["calibration.cas.on-chip"].ours.value,
+                         values["cas_on_chip_mops"])
+        # 256 B is the smallest size from which WRITEs are bandwidth-bound.
+        self.assertIn("at 256 B", outcomes["calibration.write.bandwidth"].ours.where)
+        self.assertTrue(all(o.strict for o in outcomes.values()), outcomes)
+
+    def test_a_missing_field_is_an_error_naming_it(self):
+        micro = self.directory / "micro.json"
+        document = json.loads(micro.read_text(encoding="utf-8"))
+        del document["benchmarks"][0]["points"][0]["clients"]  # the unloaded READ
+        fixtures.write_json(micro, document)
+        outcomes = self.evaluate()
+        unloaded = outcomes["calibration.read.unloaded-p50"]
+        self.assertEqual(unloaded.verdict, claims.ERROR)
+        self.assertIn(str(micro), unloaded.error)
+        self.assertIn("missing field 'clients'", unloaded.error)
+        self.assertEqual(outcomes["calibration.cas.host"].verdict, claims.YES)
+
+    def test_without_calibration_basics_the_targets_are_not_run(self):
+        outcomes = claims.evaluate({}, claims=claims.CALIBRATION_TARGETS)
+        self.assertEqual({o.verdict for o in outcomes}, {claims.NOT_RUN})
+        self.assertEqual({claims.strict_value(o) for o in outcomes}, {"–"})
+
+
+def write_ablation(root: Path, label: str, mechanism: str, **fields) -> Path:
+    directory = root / report.ABLATION_DIR / label
+    directory.mkdir(parents=True)
+    fixtures.write_json(directory / report.ABLATION_FILE, dict(
+        {"label": label, "mechanism": mechanism,
+         "switch": f"backend.nic_overrides.{label}=false", "description": f"{mechanism}."},
+        **fields))
+    return directory
+
+
+class Ablations(unittest.TestCase):
+    """A results root with model ablations beside it: DIR/ablation/LABEL/."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory(prefix="dmbench-ablation-")
+        cls.root = Path(cls.tmp.name) / "results"
+        fixtures.fig14(cls.root)
+        fixtures.fig16(cls.root)
+        # On-chip locks no faster than host ones: Fig. 16's on-chip step moves.
+        slower = write_ablation(cls.root, "no-on-chip-speedup", "on-chip lock latency")
+        micro = fixtures.fig16(slower)[0] / "micro.json"
+        document = json.loads(micro.read_text(encoding="utf-8"))
+        for point in document["benchmarks"][0]["points"]:
+            if point["variant"] == "+On-Chip":
+                point["mops"] = 4.5
+        fixtures.write_json(micro, document)
+        # The same results: nothing moves.
+        same = write_ablation(cls.root, "no-op", "nothing")
+        fixtures.fig14(same)
+        fixtures.fig16(same)
+        cls.out = Path(cls.tmp.name) / "report"
+        cls.process = run_report(cls.root, cls.out)
+        cls.report = (cls.out / "REPORT.md").read_text(encoding="utf-8")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_ablations_are_not_experiments_of_the_root(self):
+        self.assertEqual(self.process.returncode, 0, self.process.stderr)
+        experiments = table_rows(self.report, "## Provenance")
+        self.assertEqual([(row[0], row[1]) for row in experiments],
+                         [("fig14-in-depth", str(self.root / "fig14")),
+                          ("fig16-hocl", str(self.root / "fig16"))])
+
+    def test_one_row_per_mechanism_with_counts_against_the_full_model(self):
+        def counts(rows):  # over the claims computed: (count, within, tally)
+            ran = [row for row in rows if row[6] != claims.NOT_RUN]
+            return (f"{len(ran)} of {len(claims.CLAIMS)}",
+                    sum(row[7] == claims.YES for row in ran),
+                    claims.tally_text([claims.Outcome(claims.CLAIMS[0], row[6]) for row in ran]))
+        ran, within, tally = counts(claim_rows(self.report))
+        fig16 = counts([row for row in claim_rows(self.report) if row[0].startswith("fig16.")])
+        rows = {row[1]: row for row in table_rows(self.report, "## Model ablation")}
+        self.assertEqual(set(rows), {"`no-on-chip-speedup`", "`no-op`"})
+        slower, same = rows["`no-on-chip-speedup`"], rows["`no-op`"]
+        self.assertEqual(slower[0], "on-chip lock latency")
+        self.assertEqual(slower[2], "`backend.nic_overrides.no-on-chip-speedup=false`")
+        self.assertEqual(same[3:], [ran, f"{within} / {within}", tally, tally, "0"])
+        # Only Fig. 16 was rerun: the full model's counts are over its claims.
+        self.assertEqual(slower[3], fig16[0])
+        self.assertTrue(slower[4].endswith(f" / {fig16[1]}"), slower[4])
+        self.assertEqual(slower[6], fig16[2])
+        self.assertEqual(slower[7], "3")
+
+    def test_moved_claims_are_listed_with_both_values(self):
+        moved = table_rows(self.report, "### on-chip lock latency off (`no-on-chip-speedup`)")
+        # The hierarchical steps are over +On-Chip: they move with it.
+        self.assertEqual([row[0] for row in moved],
+                         ["fig16.on-chip.throughput", "fig16.hierarchical.throughput",
+                          "fig16.hierarchical-and-handover.throughput"])
+        self.assertEqual(moved[0][1:4], ["1.39× (Zipfian 0.99)", "1.02× (Zipfian 0.99)",
+                                         "2.89×"])
+        self.assertIn("No claim moved.", self.report.split("### nothing off (`no-op`)")[1])
+        self.assertIn("ablation no-on-chip-speedup (on-chip lock latency off): 8 claims rerun",
+                      self.process.stdout)
+
+    def test_a_malformed_description_fails_naming_file_and_field(self):
+        root = Path(self.tmp.name) / "malformed"
+        shutil.copytree(self.root / "fig16", root / "fig16")
+        directory = write_ablation(root, "broken", "something")
+        description = json.loads((directory / report.ABLATION_FILE).read_text())
+        del description["switch"]
+        fixtures.write_json(directory / report.ABLATION_FILE, description)
+        fixtures.fig16(directory)
+        out = Path(self.tmp.name) / "malformed-report"
+        run = run_report(root, out)
+        self.assertEqual(run.returncode, 1)
+        self.assertIn(f"{directory / report.ABLATION_FILE}: missing field 'switch'", run.stderr)
+        self.assertIn("**Not evaluated:**", (out / "REPORT.md").read_text(encoding="utf-8"))
+
+    def test_discover_skips_the_ablation_directory(self):
+        root = Path(self.tmp.name) / "stray"
+        fixtures.fig16(root)
+        # A sweep written into the ablations' directory itself by mistake.
+        shutil.copytree(self.root / "fig14", root / report.ABLATION_DIR)
+        self.assertEqual(report.discover(root), {"fig16-hocl": root / "fig16"})
 
 
 if __name__ == "__main__":
