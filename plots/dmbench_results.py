@@ -614,8 +614,9 @@ def finish(fig, title: str, experiments: Sequence[Experiment],
 
 
 def figure_title(experiments: Sequence[Experiment], default: str, caption: str) -> str:
-    """"Figure 10 (§5.2.1): caption", from the experiment files when they say
-    which figure they reproduce."""
+    """"Figure 10 (§5.2.1): caption · 10 M keys (paper 1 B), hottest key
+    5.5%", from the experiment files when they say which figure they
+    reproduce, and the results' key-popularity scale (workload_scale.py)."""
     # "Figure 3 (§3.2.3), inbound" and "Figure 3 (§3.2.3), outbound" are one
     # figure, and so are "Figure 15 (§5.6.1)" and "Figure 15 (§5.6.2)", which
     # become "Figure 15".
@@ -626,7 +627,13 @@ def figure_title(experiments: Sequence[Experiment], default: str, caption: str) 
             number = re.match(r"(Figure|Table)\s*\d+", text)
             texts.setdefault(number.group(0) if number else text, set()).add(text)
     figures = [next(iter(t)) if len(t) == 1 else key for key, t in texts.items()]
-    return f"{'; '.join(figures) if figures else default}: {caption}"
+    # Imported here: workload_scale reads results through this module. The
+    # scale goes into every index figure's title because the hottest key's
+    # share, and so where a point sits near a collapse, depends on it.
+    import workload_scale
+    scale = workload_scale.caption(experiments)
+    return f"{'; '.join(figures) if figures else default}: {caption}" + (
+        f" · {scale}" if scale else "")
 
 
 def save(fig, stem: str) -> list[Path]:

@@ -45,9 +45,11 @@ ClientWorkload::ClientWorkload(const WorkloadSpec& spec, KeySpace& keys, uint64_
                                 " keys, the spec " + std::to_string(spec.keys));
   }
   if (distribution_ != KeyDistribution::kUniform &&
-      (zipfian_ == nullptr || zipfian_->theta() != spec.theta)) {
+      (zipfian_ == nullptr || zipfian_->theta() != spec.theta ||
+       zipfian_->items() != spec.ZipfPopulation())) {
     throw std::invalid_argument(
-        "ClientWorkload: the KeySpace has no Zipfian generator with the spec's theta");
+        "ClientWorkload: the KeySpace has no Zipfian generator with the spec's theta and rank "
+        "population");
   }
   value_prefix_ <<= kValueShift;
   if (spec.split_clients) {
@@ -92,7 +94,7 @@ OpType ClientWorkload::NextType() {
 
 uint64_t ClientWorkload::DrawRank() {
   if (distribution_ == KeyDistribution::kUniform) return rng_.Uniform(keys_.size());
-  return zipfian_->Next(rng_);
+  return keys_.FoldRank(zipfian_->Next(rng_));
 }
 
 uint64_t ClientWorkload::DrawBulkloadedKey() {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "harness/util/random.h"
+#include "workloads/zipf_zeta.h"
 
 namespace dmbench::workloads {
 namespace {
@@ -34,9 +35,12 @@ KeySpace::KeySpace(const WorkloadSpec& spec, uint64_t seed)
       ranks_(size_, DeriveSeed(seed, kRankStream)),
       loading_(size_, DeriveSeed(seed, kLoadingStream)),
       next_insert_key_(size_ + 1) {
-  if (spec.distribution != KeyDistribution::kUniform) {
-    zipfian_ = std::make_shared<const ZipfianGenerator>(size_, spec.theta);
-  }
+  const uint64_t population = spec.ZipfPopulation();
+  if (spec.distribution == KeyDistribution::kUniform) return;
+  // Without a population, the generator YCSB builds, so that default runs stay bit-identical.
+  zipfian_ = population == size_ ? std::make_shared<const ZipfianGenerator>(size_, spec.theta)
+                                 : std::make_shared<const ZipfianGenerator>(
+                                       population, spec.theta, ZetaFast(population, spec.theta));
 }
 
 uint64_t KeySpace::RankOfKey(uint64_t key) const {

@@ -7,6 +7,18 @@
 // permutation: an exact-size subset, scattered over the key range (so the tree is evenly "80%
 // full" rather than full on the left and empty on the right), and uncorrelated with hotness (so
 // the share of inserts that update an existing key is the bulkload fraction, as in the paper).
+//
+// With a Zipf rank population P > N (workload.zipf_population), ranks are drawn over [0, P) and
+// FoldRank() maps them onto [0, N): rank r < N stays r, so the hottest N ranks keep exactly the
+// shares they have among P items (the hottest key 1/zeta(P) instead of 1/zeta(N)); rank r >= N
+// becomes r mod N. The folded ranks are the ones the paper's 1e9-key run spreads over keys this
+// run does not have; folding keeps their accesses in the run (the mass is 1 - zeta(N)/zeta(P),
+// 23% for N = 1e7, P = 1e9, theta 0.99) and spreads them over every key, rather than dropping
+// them (which would renormalise to the N-key law this option exists to avoid) or piling them on
+// a few keys. Key r's share grows by sum_j p(jN + r) <= p(N) + (mass beyond N) / N <= 2/N (the
+// rank shares p decrease), negligible next to the hottest shares (e.g. 2e-7 vs 4.2%) but not in
+// the tail: the coldest keys are hotter than at P keys, so the tail is flatter. A modulo is
+// deterministic and needs no draw, so streams depend on (spec, seed, client) as before.
 #pragma once
 
 #include <atomic>
@@ -30,8 +42,8 @@ class KeySpace {
   // a value read back tells whether it came from the bulkload or from which client's write.
   static constexpr uint64_t kMaxBulkloadValue = (uint64_t{1} << 40) - 1;
 
-  // Validates `spec` (ConfigError). Builds the spec's Zipfian generator once, in O(N), for all
-  // clients to share.
+  // Validates `spec` (ConfigError). Builds the spec's Zipfian generator once, for all clients to
+  // share: in O(N) without a rank population (YCSB's exact zeta), in O(1) with one (ZetaFast).
   KeySpace(const WorkloadSpec& spec, uint64_t seed);
 
   KeySpace(const KeySpace&) = delete;
@@ -60,8 +72,11 @@ class KeySpace {
   // index's bulkload. Takes O(N) time.
   std::vector<std::pair<uint64_t, uint64_t>> BulkloadEntries(uint64_t value_seed) const;
 
-  // The Zipfian over ranks [0, N) with the spec's theta, shared by every client; null for the
-  // uniform distribution.
+  // A rank the Zipfian drew, in [0, P), as a popularity rank in [0, N) for KeyOfRank (see above).
+  uint64_t FoldRank(uint64_t rank) const { return rank < size_ ? rank : rank % size_; }
+
+  // The Zipfian over ranks [0, P) with the spec's theta, shared by every client; null for the
+  // uniform distribution. P is N unless the spec sets a rank population.
   std::shared_ptr<const ZipfianGenerator> zipfian() const { return zipfian_; }
 
   // ycsb-d's new keys N + 1, N + 2, ... Each call hands out the next one; safe to call from

@@ -78,6 +78,28 @@ using PathOf = std::function<std::string(const std::string&)>;
   throw ConfigError(path(key) + ": " + what);
 }
 
+// Only a zipfian distribution has popularity ranks to draw over a larger population: uniform
+// keys have none, and latest draws Zipfian distances back from the newest key, where distances
+// beyond the key space would reach before the oldest key rather than fold onto popular ones.
+void ValidatePopulation(const WorkloadSpec& spec, const PathOf& path) {
+  if (spec.distribution != KeyDistribution::kZipfian) {
+    Fail(path, "zipf_population",
+         std::string("applies to distribution zipfian only (0 leaves it off), got ") +
+             std::to_string(spec.zipf_population) + " with distribution " +
+             KeyDistributionName(spec.distribution) +
+             (spec.distribution == KeyDistribution::kLatest
+                  ? " (latest draws distances back from the newest key, which cannot exceed "
+                    "the key space)"
+                  : " (uniform keys have no popularity ranks)"));
+  }
+  if (spec.zipf_population < spec.keys || spec.zipf_population > WorkloadSpec::kMaxZipfPopulation) {
+    Fail(path, "zipf_population",
+         "must be 0 (the key count) or an integer in [keys = " + std::to_string(spec.keys) + ", " +
+             std::to_string(WorkloadSpec::kMaxZipfPopulation) + "], got " +
+             std::to_string(spec.zipf_population));
+  }
+}
+
 void ValidateSpec(const WorkloadSpec& spec, const PathOf& path) {
   const bool custom = spec.mix == kCustom;
   const MixDefinition* mix = FindMix(spec.mix);
@@ -127,6 +149,7 @@ void ValidateSpec(const WorkloadSpec& spec, const PathOf& path) {
          "must be an integer in [" + std::to_string(WorkloadSpec::kMinKeys) + ", " +
              std::to_string(WorkloadSpec::kMaxKeys) + "], got " + std::to_string(spec.keys));
   }
+  if (spec.zipf_population != 0) ValidatePopulation(spec, path);
   if (!(spec.bulkload_fraction > 0.0 && spec.bulkload_fraction <= 1.0)) {
     Fail(path, "bulkload_fraction",
          "must be a number in (0, 1], got " + Text(spec.bulkload_fraction));
@@ -240,6 +263,8 @@ void WorkloadSpec::ReadJson(JsonObjectReader& reader) {
       "distribution", KeyDistributionName(next.distribution), {"zipfian", "uniform", "latest"}));
   next.theta = reader.Number("theta", next.theta, 0.0, 1.0);
   next.keys = reader.Unsigned("keys", next.keys, kMinKeys, kMaxKeys);
+  next.zipf_population =
+      reader.Unsigned("zipf_population", next.zipf_population, 0, kMaxZipfPopulation);
   next.bulkload_fraction = reader.Number("bulkload_fraction", next.bulkload_fraction, 0.0, 1.0);
   next.range_size = reader.Unsigned("range_size", next.range_size, 1, kMaxRangeSize);
   next.scan_max = static_cast<uint32_t>(reader.Unsigned("scan_max", next.scan_max, 1, kMaxScan));
@@ -257,6 +282,7 @@ nlohmann::json WorkloadSpec::ToJson() const {
   json["distribution"] = KeyDistributionName(distribution);
   json["theta"] = theta;
   json["keys"] = keys;
+  json["zipf_population"] = zipf_population;
   json["bulkload_fraction"] = bulkload_fraction;
   json["range_size"] = range_size;
   json["scan_max"] = scan_max;

@@ -35,6 +35,8 @@ struct WorkloadSpec {
   static constexpr uint64_t kMaxKeys = uint64_t{1} << 48;
   static constexpr uint64_t kMaxRangeSize = uint64_t{1} << 48;
   static constexpr uint32_t kMaxScan = 1'000'000;
+  // 2^50 (1.1e15) keeps every rank exact in a double, which Gray's inversion computes in.
+  static constexpr uint64_t kMaxZipfPopulation = uint64_t{1} << 50;
   // Named mixes and custom fractions must sum to 1 within this.
   static constexpr double kSumTolerance = 1e-9;
 
@@ -45,8 +47,14 @@ struct WorkloadSpec {
   // ycsb-d requires kLatest, and kLatest is only meaningful for ycsb-d: its reads favour the new
   // keys its inserts create, while other mixes never create keys beyond the initial space.
   KeyDistribution distribution = KeyDistribution::kZipfian;
-  double theta = 0.99;             // [0, 1); used by kZipfian and kLatest
-  uint64_t keys = 1'000'000;       // key space size N, [kMinKeys, kMaxKeys]
+  double theta = 0.99;        // [0, 1); used by kZipfian and kLatest
+  uint64_t keys = 1'000'000;  // key space size N, [kMinKeys, kMaxKeys]
+  // Zipfian ranks are drawn over this many items P (0: the key count, as YCSB does), so that a
+  // scaled-down key space keeps the paper's key popularity: the hottest key takes 1/zeta(P) of
+  // the accesses, e.g. 4.2% at P = 1e9 instead of 5.5% at N = 1e7 keys (theta 0.99). Rank r < N
+  // is key r, as without a population; rank r >= N folds onto rank r mod N (see key_space.h).
+  // 0 or [keys, kMaxZipfPopulation]; zipfian distribution only.
+  uint64_t zipf_population = 0;
   double bulkload_fraction = 0.8;  // (0, 1], and must load at least one key
   uint64_t range_size = 100;       // paper ranges: keys [k, k + range_size)
   uint32_t scan_max = 100;         // ycsb-e: scans return up to U[1, scan_max] records from k
@@ -62,6 +70,9 @@ struct WorkloadSpec {
   // zipfian for every other mix). "custom" keeps the fractions, for the caller to set. Throws
   // ConfigError naming workload.mix for an unknown name.
   void SetMix(const std::string& name);
+
+  // P, the number of Zipfian ranks: zipf_population, or keys when it is 0.
+  uint64_t ZipfPopulation() const { return zipf_population == 0 ? keys : zipf_population; }
 
   // How many keys the bulkload inserts: round(keys * bulkload_fraction).
   uint64_t BulkloadCount() const;

@@ -5,14 +5,10 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "workloads/zipf_zeta.h"
+
 namespace dmbench::workloads {
 namespace {
-
-double Zeta(uint64_t items, double theta) {
-  double sum = 0.0;
-  for (uint64_t i = 0; i < items; ++i) sum += 1.0 / std::pow(static_cast<double>(i + 1), theta);
-  return sum;
-}
 
 void ValidateArguments(uint64_t items, double theta) {
   if (items == 0) throw std::invalid_argument("zipfian items must be >= 1, got 0");
@@ -27,9 +23,17 @@ void ValidateArguments(uint64_t items, double theta) {
 }  // namespace
 
 ZipfianGenerator::ZipfianGenerator(uint64_t items, double theta)
-    : items_(items), theta_(theta), zetan_(0.0), alpha_(0.0), eta_(0.0), zeta2theta_(0.0) {
+    : ZipfianGenerator(items, theta, ZetaExact(items, theta)) {}
+
+ZipfianGenerator::ZipfianGenerator(uint64_t items, double theta, double zetan)
+    : items_(items), theta_(theta), zetan_(zetan), alpha_(0.0), eta_(0.0), zeta2theta_(0.0) {
   ValidateArguments(items, theta);
-  zetan_ = Zeta(items, theta);
+  // Written so that NaN fails too.
+  if (!(zetan >= 1.0 && std::isfinite(zetan))) {
+    std::ostringstream message;
+    message << "zipfian zetan must be finite and >= 1, got " << zetan;
+    throw std::invalid_argument(message.str());
+  }
   alpha_ = 1.0 / (1.0 - theta);
   zeta2theta_ = 1.0 + std::pow(0.5, theta);
   // With fewer than 3 items YCSB's eta is 0/0, yet Next() never needs it: every draw lands on
@@ -69,6 +73,18 @@ double ZipfianGenerator::SamplingProbability(uint64_t rank) const {
   const double power_difference =
       std::pow(k, exponent) * std::expm1(exponent * std::log1p(1.0 / k));
   return power_difference / (std::pow(static_cast<double>(items_), exponent) * eta_);
+}
+
+double ZipfianGenerator::SamplingTail(uint64_t rank) const {
+  if (rank == 0) return 1.0;
+  if (rank >= items_) return 0.0;
+  if (rank == 1) return 1.0 - 1.0 / zetan_;
+  // Next() returns >= k >= 2 exactly when items * (eta*u - eta + 1)^alpha >= k, i.e. when
+  // u >= 1 - (1 - (k/items)^(1-theta)) / eta; u is uniform, so that is the probability. At k = 2
+  // it equals 1 - zeta2theta/zetan by the definition of eta.
+  const double exponent = 1.0 - theta_;
+  const double ratio = static_cast<double>(rank) / static_cast<double>(items_);
+  return -std::expm1(exponent * std::log(ratio)) / eta_;
 }
 
 }  // namespace dmbench::workloads

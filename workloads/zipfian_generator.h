@@ -23,6 +23,12 @@ class ZipfianGenerator {
   // Throws std::invalid_argument if items == 0 or theta is outside [0, 1).
   ZipfianGenerator(uint64_t items, double theta);
 
+  // The same generator with zeta(items, theta) given, e.g. ZetaFast() for a rank population of
+  // 1e9..1e12 items, where the O(items) sum would take seconds to hours. Gray's inversion needs
+  // nothing else that grows with items. Throws std::invalid_argument as above, or if zetan is
+  // not finite and >= 1.
+  ZipfianGenerator(uint64_t items, double theta, double zetan);
+
   uint64_t Next(Random& rng) const;
 
   // Ideal Zipf probability of `rank`: 1 / ((rank + 1)^theta * zeta(items, theta)).
@@ -30,6 +36,12 @@ class ZipfianGenerator {
 
   // Probability that Next() returns `rank` (Gray's approximation, see above).
   double SamplingProbability(uint64_t rank) const;
+
+  // Probability that Next() returns a rank >= `rank`, in closed form (no sum over ranks).
+  double SamplingTail(uint64_t rank) const;
+
+  // zeta(items, theta): the hottest rank takes 1 / zetan() of the draws.
+  double zetan() const { return zetan_; }
 
   uint64_t items() const { return items_; }
   double theta() const { return theta_; }

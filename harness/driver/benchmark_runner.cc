@@ -15,6 +15,7 @@
 #include "indexes/tree_factory.h"
 #include "workloads/client_workload.h"
 #include "workloads/key_space.h"
+#include "workloads/workload_scale.h"
 
 namespace dmbench::driver {
 
@@ -209,6 +210,7 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress) {
       {"backend", fabric->BackendJson()},
       {"seed", config.seed},
       {"bulkload", {{"keys", entries.size()}, {"fill_factor", config.fill_factor}}},
+      {"workload_scale", workloads::DescribeScale(key_space).ToJson()},
       {"measured_seconds", measured_seconds},
       {"throughput_mops", operations["overall"]["throughput_mops"]},
       {"latency_us", operations["overall"]["latency_us"]},

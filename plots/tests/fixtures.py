@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import itertools
 import json
+import math
 import random
 import re
 import zlib
@@ -35,7 +36,7 @@ DEFAULT_CONFIG = {
     "backend": {"type": "sim", "nic": "cx5-100g"},
     "workload": {"mix": "write-intensive", "insert": 0.5, "update": 0.0, "lookup": 0.5,
                  "delete": 0.0, "range": 0.0, "distribution": "zipfian", "theta": 0.99,
-                 "keys": 1000000, "bulkload_fraction": 0.8, "range_size": 100,
+                 "keys": 1000000, "zipf_population": 0, "bulkload_fraction": 0.8, "range_size": 100,
                  "scan_max": 100, "split_clients": False},
     "run": {"warmup_ms": 1.0, "measure_ms": 10.0, "seed": 1, "verify": False},
 }
@@ -194,6 +195,34 @@ class OpModel:
         return stats
 
 
+def zeta(n: int, theta: float) -> float:
+    """sum_{i=1}^{n} i^-theta: the first terms exactly, the rest by the
+    Euler-Maclaurin formula, as workloads/zipf_zeta.cc computes it."""
+    m = 1000
+    if n <= m:
+        return sum(i ** -theta for i in range(1, n + 1))
+    s = 1.0 - theta
+    integral = m ** s * math.expm1(s * math.log(n / m)) / s
+    d1 = lambda x: -theta * x ** (-theta - 1)  # noqa: E731
+    d3 = lambda x: -theta * (theta + 1) * (theta + 2) * x ** (-theta - 3)  # noqa: E731
+    return (sum(i ** -theta for i in range(1, m)) + integral + (m ** -theta + n ** -theta) / 2
+            + (d1(n) - d1(m)) / 12 - (d3(n) - d3(m)) / 720)
+
+
+def workload_scale(workload: dict) -> dict:
+    """The result's workload_scale section (shares of the ideal Zipf law; the
+    harness reports Gray's sampler, within a few percent for the top 10)."""
+    keys = workload["keys"]
+    if workload["distribution"] == "uniform":
+        return {"keys": keys, "zipf_population": keys, "hottest_key_share": 1 / keys,
+                "top10_keys_share": 10 / keys, "folded_share": 0.0}
+    population = workload.get("zipf_population") or keys
+    total = zeta(population, workload["theta"])
+    return {"keys": keys, "zipf_population": population, "hottest_key_share": 1 / total,
+            "top10_keys_share": zeta(10, workload["theta"]) / total,
+            "folded_share": 1 - zeta(keys, workload["theta"]) / total}
+
+
 def model_run(config: dict) -> dict:
     """A plausible result document for a resolved config."""
     rng = random.Random(zlib.crc32(json.dumps(config, sort_keys=True).encode()))
@@ -271,6 +300,7 @@ def model_run(config: dict) -> dict:
         "seed": config["run"]["seed"],
         "bulkload": {"keys": round(workload["keys"] * workload["bulkload_fraction"]),
                      "fill_factor": index["fill_factor"]},
+        "workload_scale": workload_scale(workload),
         "measured_seconds": measured,
         "throughput_mops": operations["overall"]["throughput_mops"],
         "latency_us": operations["overall"]["latency_us"],

@@ -22,6 +22,7 @@ import schema
 PLOTS = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(PLOTS))
 import dmbench_results as dr  # noqa: E402  (needs the path above)
+import workload_scale  # noqa: E402
 
 MIN_PNG_BYTES = 8 * 1024  # a drawn figure; an empty canvas is about 2 KB
 TIMEOUT_SECONDS = 120
@@ -183,6 +184,48 @@ class Histograms(unittest.TestCase):
             dr.require({"a": {"b": {}}}, "a.b.c", "r.json")
         with self.assertRaisesRegex(dr.ResultsError, r"'a' should be a number, got \"x\""):
             dr.require({"a": "x"}, "a", "r.json", dr.NUMBER)
+
+
+class WorkloadScaleCaption(unittest.TestCase):
+    """Index figures state their key count, the paper's, and the hottest
+    key's share, which decide where a point sits near a collapse."""
+
+    def sweep(self, root: Path, name: str, paper_keys: int | None, **workload):
+        definition = {"name": name, "figure": "Figure 10 (§5.2.1)",
+                      "base": fixtures.index_base(**workload),
+                      "variants": fixtures.FG_AND_SHERMAN}
+        if paper_keys is not None:
+            definition["paper_scale"] = {"key_count": paper_keys}
+        return dr.load_experiment(fixtures.write_sweep(root / name, definition))
+
+    def test_counts_read_as_the_paper_writes_them(self):
+        self.assertEqual(workload_scale.count_text(10_000_000), "10 M")
+        self.assertEqual(workload_scale.count_text(1_000_000_000), "1 B")
+        self.assertEqual(workload_scale.count_text(200_000_000), "200 M")
+        self.assertEqual(workload_scale.count_text(20_000), "20 k")
+
+    def test_title_states_keys_paper_keys_population_and_hottest_share(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp)
+            scaled = self.sweep(root, "scaled", 10**9, keys=10_000_000)
+            self.assertEqual(dr.figure_title([scaled], "Figure 10", "Breakdown"),
+                             "Figure 10 (§5.2.1): Breakdown · 10 M keys (paper 1 B), "
+                             "hottest key 5.5%")
+            faithful = self.sweep(root, "faithful", 10**9, keys=10_000_000,
+                                  zipf_population=10**9)
+            self.assertEqual(workload_scale.caption([faithful]),
+                             "10 M keys (paper 1 B), Zipf ranks over 1 B, hottest key 4.2%")
+            uniform = self.sweep(root, "uniform", None, distribution="uniform")
+            self.assertEqual(workload_scale.caption([uniform]), "1 M keys")
+            self.assertEqual(workload_scale.caption([scaled, faithful]),
+                             "10 M keys (paper 1 B), Zipf ranks over 1 B, hottest key 4.2-5.5%")
+
+    def test_results_without_the_scale_section_give_the_key_count(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            experiment = self.sweep(Path(tmp), "old", 10**9, keys=10_000_000)
+            for point in experiment.points:
+                del point.result["workload_scale"]
+            self.assertEqual(workload_scale.caption([experiment]), "10 M keys (paper 1 B)")
 
 
 if __name__ == "__main__":
