@@ -107,7 +107,7 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
       "hocl 0.99)")("release", po::value<std::string>()->default_value("both"),
                     "spinlock: faa (FG), write (FG+) or both")(
       "locks", po::value<uint64_t>()->default_value(10240), "spinlock, hocl: number of locks")(
-      "spinners", po::value<std::string>()->default_value("0,8,32,88"),
+      "spinners", po::value<std::string>()->default_value("0,32,96,128,160"),
       "interference: numbers of spinning clients (the others READ)");
 
   if (arguments.empty() || arguments[0] == "--help" || arguments[0] == "-h") {

@@ -21,7 +21,7 @@ namespace dmbench::micro {
 struct InterferenceBenchmarkConfig {
   std::vector<rdma::MemorySpace> spaces = {rdma::MemorySpace::kHost, rdma::MemorySpace::kOnChip};
   // How many clients spin; the rest READ.
-  std::vector<uint32_t> spinners = {0, 8, 32, 88};
+  std::vector<uint32_t> spinners = {0, 32, 96, 128, 160};
   uint32_t read_bytes = 64;
   rdma::Topology topology = DefaultTopology();
 

@@ -16,6 +16,7 @@ namespace {
 rdma::sim::NicProfile MechanismsOff() {
   rdma::sim::NicProfile profile = rdma::sim::testing::DefaultProfile();
   profile.processing_units = 0;
+  profile.atomic_parking_slots = 0;
   profile.atomic_bucket_arbitration = rdma::sim::BucketArbitration::kFifo;
   profile.cpu_index_cache_lookup_ns = 0;
   profile.cpu_key_generation_ns = 0;
@@ -58,12 +59,16 @@ TEST(ModelMechanisms, RandomArbitrationIsDeterministicAndDiffersFromFifo) {
   EXPECT_NE(first.at("points").at(0).at("simulator").at("events"), 16831);
 }
 
-// READ throughput per reading client, by point of the interference run.
+// READ throughput per reading client with 0, 24 and 64 more spinners than
+// the shipped profile's parking slots: the points where spinners begin to
+// hold processing units.
 std::vector<double> ReadRatePerReader(const rdma::sim::NicProfile& profile,
                                       rdma::MemorySpace space) {
   InterferenceBenchmarkConfig config;
   config.spaces = {space};
-  config.spinners = {0, 32, 88};
+  const auto slots =
+      static_cast<uint32_t>(rdma::sim::testing::DefaultProfile().atomic_parking_slots);
+  config.spinners = {0, slots + 24, slots + 64};
   MicroOptions options;
   options.profile = profile;
   options.warmup_us = 20;
@@ -97,6 +102,17 @@ TEST(ModelMechanisms, WithoutProcessingUnitsSpinnersCostReadersNothing) {
   const std::vector<double> host = ReadRatePerReader(MechanismsOff(), rdma::MemorySpace::kHost);
   EXPECT_NEAR(host[1], host[0], 0.05 * host[0]);
   EXPECT_NEAR(host[2], host[0], 0.05 * host[0]);
+}
+
+// With a parking slot for every waiter, an atomic holds its unit only while
+// it executes, so readers barely notice the spinners.
+TEST(ModelMechanisms, EnoughParkingSlotsLeaveReadersAlone) {
+  rdma::sim::NicProfile profile = rdma::sim::testing::DefaultProfile();
+  const std::vector<double> held = ReadRatePerReader(profile, rdma::MemorySpace::kHost);
+  profile.atomic_parking_slots = 1 << 20;
+  const std::vector<double> parked = ReadRatePerReader(profile, rdma::MemorySpace::kHost);
+  EXPECT_NEAR(parked[2], parked[0], 0.1 * parked[0]);
+  EXPECT_GT(parked[2], 3 * held[2]);
 }
 
 }  // namespace

@@ -11,9 +11,11 @@
 // issue read-modify-write over PCIe ... atomic operations contend with
 // non-atomic verbs too" (ATC'16 §3.4), and requests of one QP are handled by
 // one PU (§3.3). So an atomic holds its unit from the moment it reaches it
-// until its bucket grants it and its read returns; every request of every QP
-// bound to that unit waits behind it, in order. With units off
-// (processing_units 0) only the atomic's own QP waits, as before.
+// until its read returns; every request of every QP bound to that unit waits
+// behind it, in order. An atomic whose bucket is busy may instead wait in
+// one of the NIC's parking slots (atomic_parking_slots), releasing its unit
+// until the bucket grants it; with every slot taken it waits on its unit.
+// With units off (processing_units 0) only the atomic's own QP waits.
 #include <algorithm>
 
 #include "harness/rdma/sim/nic_model.h"
@@ -23,20 +25,43 @@ namespace dmbench::rdma::sim {
 
 void NicModel::AtomicArrives(Batch& batch, uint32_t index) {
   const GlobalAddress& address = batch.requests[index].remote;
-  const uint32_t bucket_index = BucketOf(address);
-  AtomicBucket& bucket = ResponderNic(address.server).buckets[bucket_index];
-  const SimTime now = Now();
-  if (bucket.waiting.empty() && bucket.free_at <= now) {
+  AtomicBucket& bucket = ResponderNic(address.server).buckets[BucketOf(address)];
+  if (bucket.waiting.empty() && bucket.free_at <= Now()) {
     ExecuteAtomic(batch, index, bucket);
     return;
   }
+  Nic& nic = ResponderNic(address.server);
+  if (!units_modelled_ || nic.parked_atomics < profile_.atomic_parking_slots) {
+    if (units_modelled_) {
+      Park(nic, batch, index, /*queued=*/false);
+    } else {
+      QueueAtBucket(batch, index, bucket);
+    }
+    return;
+  }
+  // No slot: it waits at its bucket on its unit, and so does everything
+  // behind it, until it is granted or a slot frees up.
+  QueueAtBucket(batch, index, bucket);
+  nic.slot_waiters.push_back({&batch, index});
+}
+
+void NicModel::QueueAtBucket(Batch& batch, uint32_t index, AtomicBucket& bucket) {
+  const GlobalAddress& address = batch.requests[index].remote;
   batch.waiting_atomic = index;
   bucket.waiting.push_back(&batch);
   if (!bucket.release_scheduled) {
     bucket.release_scheduled = true;
-    events_.Push(std::max(bucket.free_at, now), EventKind::kBucketRelease, nullptr, bucket_index,
-                 memory_nic_[address.server]);
+    events_.Push(std::max(bucket.free_at, Now()), EventKind::kBucketRelease, nullptr,
+                 BucketOf(address), memory_nic_[address.server]);
   }
+}
+
+void NicModel::Park(Nic& nic, Batch& batch, uint32_t index, bool queued) {
+  const GlobalAddress& address = batch.requests[index].remote;
+  ++nic.parked_atomics;
+  batch.atomic_parked = true;
+  if (!queued) QueueAtBucket(batch, index, nic.buckets[BucketOf(address)]);
+  UnblockUnit(*UnitOf(*batch.client, address.server), Now());
 }
 
 void NicModel::ReleaseBucket(uint16_t nic, uint32_t bucket_index) {
@@ -78,14 +103,37 @@ void NicModel::ExecuteAtomic(Batch& batch, uint32_t index, AtomicBucket& bucket)
   queue_pair.last_access_end = std::max(queue_pair.last_access_end, now + occupancy);
   Respond(batch, answered, 8);
   ProcessingUnit* unit = UnitOf(*batch.client, server);
-  if (unit == nullptr || index + 1 == batch.requests.size()) {
-    // Nothing of this batch is left to queue: its completion time is known.
+  const bool was_parked = batch.atomic_parked;
+  batch.atomic_parked = false;
+  if (unit != nullptr && !was_parked) {
+    // Granted while it waited for a slot, if it did: it no longer wants one.
+    Nic& nic = ResponderNic(server);
+    const auto waiter = std::find_if(
+        nic.slot_waiters.begin(), nic.slot_waiters.end(),
+        [&](const UnparkedAtomic& w) { return w.batch == &batch && w.index == index; });
+    if (waiter != nic.slot_waiters.end()) nic.slot_waiters.erase(waiter);
+  }
+  if (unit == nullptr || index + 1 == batch.requests.size() || (was_parked && !unit->blocked)) {
+    // Nothing of this batch has to queue at its unit.
     ScheduleResponder(batch, index + 1);
   } else {
     // The rest of this batch queues behind what reached the unit meanwhile.
     unit->waiting.push_back({&batch, index + 1});
   }
-  if (unit != nullptr) UnblockUnit(*unit, answered);
+  if (unit == nullptr) return;
+  if (!was_parked) {
+    // It held its unit until answered.
+    UnblockUnit(*unit, answered);
+    return;
+  }
+  // Its parking slot goes to the longest-waiting atomic that holds a unit.
+  Nic& nic = ResponderNic(server);
+  --nic.parked_atomics;
+  if (!nic.slot_waiters.empty()) {
+    const UnparkedAtomic next = nic.slot_waiters.front();
+    nic.slot_waiters.pop_front();
+    Park(nic, *next.batch, next.index, /*queued=*/true);
+  }
 }
 
 void NicModel::UnblockUnit(ProcessingUnit& unit, SimTime answered) {
@@ -110,6 +158,8 @@ void NicModel::DropQueuedWork() {
       unit.waiting.clear();
       unit.blocked = false;
     }
+    nic.parked_atomics = 0;
+    nic.slot_waiters.clear();
   }
 }
 

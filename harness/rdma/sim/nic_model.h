@@ -72,6 +72,12 @@ class NicModel {
     };
     std::deque<Waiting> waiting;
   };
+  // An atomic that found its bucket busy and holds its processing unit
+  // because every parking slot was taken.
+  struct UnparkedAtomic {
+    Batch* batch;
+    uint32_t index;
+  };
   struct Nic {
     SerialResource outbound;  // message engine, requests issued
     SerialResource inbound;   // message engine, requests served
@@ -81,6 +87,8 @@ class NicModel {
     SerialResource pcie_to_nic;
     std::vector<AtomicBucket> buckets;
     std::vector<ProcessingUnit> units;
+    uint64_t parked_atomics = 0;              // waiting for a bucket, unit released
+    std::deque<UnparkedAtomic> slot_waiters;  // in arrival order
   };
   struct QueuePair {
     SimTime last_write_end = 0;   // everything after waits for writes
@@ -94,6 +102,11 @@ class NicModel {
   void ScheduleResponder(Batch& batch, uint32_t from);
   void Respond(Batch& batch, SimTime ready, uint32_t payload_bytes);
   void ExecuteAtomic(Batch& batch, uint32_t index, AtomicBucket& bucket);
+  // Queues an atomic at its busy bucket (scheduling the bucket's release).
+  void QueueAtBucket(Batch& batch, uint32_t index, AtomicBucket& bucket);
+  // Moves a waiting atomic off its processing unit into a parking slot;
+  // `queued`: it already waits at its bucket.
+  void Park(Nic& nic, Batch& batch, uint32_t index, bool queued);
   // After an atomic is answered: its unit serves what queued behind it.
   void UnblockUnit(ProcessingUnit& unit, SimTime answered);
   SimTime Now() const;

@@ -78,7 +78,8 @@ const NicParameter kParameters[] = {
          "CPU ns per byte of CRC32C computed or checked; 0 = not charged",
          &NicProfile::cpu_crc_ns_per_byte, 0, 1e3),
     Real("cpu_coroutine_switch_ns", kCompute,
-         "CPU ns per resumption of a suspended client coroutine; 0 = not charged",
+         "CPU ns per resumption of a suspended client coroutine (its two context switches); 0 = "
+         "not charged",
          &NicProfile::cpu_coroutine_switch_ns, 0, 1e6),
     Real("link_bandwidth_gbps", kNetwork, "link bandwidth per direction, Gbit/s",
          &NicProfile::link_bandwidth_gbps, 0.1, 1e5),
@@ -99,6 +100,11 @@ const NicParameter kParameters[] = {
           "until its bucket grants it and its memory read returns (head-of-line blocking); "
           "0 = not modelled",
           &NicProfile::processing_units, 0, 1024),
+    Whole("atomic_parking_slots", kNic,
+          "atomics a NIC holds aside while they wait for a busy bucket, releasing their "
+          "processing unit; with all taken, a waiting atomic holds its unit (needs "
+          "processing_units)",
+          &NicProfile::atomic_parking_slots, 0, 1 << 20),
     Real("pcie_read_latency_ns", kPcie, "DMA read round trip, ns",
          &NicProfile::pcie_read_latency_ns, 0, 1e6),
     Real("pcie_write_latency_ns", kPcie, "until a DMA write is visible in host memory, ns",

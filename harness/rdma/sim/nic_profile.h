@@ -61,6 +61,9 @@ struct NicProfile {
   // serves its requests in order, and an atomic holds it until the atomic's
   // bucket grants it and its memory read returns. 0: no units are modelled.
   uint64_t processing_units = 0;
+  // Atomics a NIC can hold aside while they wait for a busy bucket, freeing
+  // their processing unit; beyond that a waiting atomic holds its unit.
+  uint64_t atomic_parking_slots = 0;
 
   // PCIe between the NIC and host memory.
   double pcie_read_latency_ns = 0;   // a DMA read's round trip

@@ -57,6 +57,7 @@ class SimClient final : public Client {
     std::vector<Timing> timing;
     SimTime done = 0;             // when its last response reaches the requester
     uint32_t waiting_atomic = 0;  // while queued at an atomic bucket: which request
+    bool atomic_parked = false;   // that atomic sits in a parking slot, not on its unit
   };
 
   // Prepares a run of `body` on this client; SimCluster then drives it
