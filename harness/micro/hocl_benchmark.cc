@@ -12,6 +12,8 @@ namespace dmbench::micro {
 
 std::vector<HoclVariant> HoclBenchmarkConfig::DefaultVariants() {
   indexes::TreeOptions options = indexes::TreeOptions::Sherman();
+  // The figure's locks are an array in one memory server, not node words.
+  options.lock_placement = indexes::LockPlacement::kTable;
   options.on_chip = false;
   options.hierarchical = false;
   options.handover = 0;
@@ -33,8 +35,7 @@ nlohmann::json RunHoclBenchmark(const HoclBenchmarkConfig& config, const MicroOp
   for (const HoclVariant& variant : config.variants) {
     for (double theta : config.thetas) {
       const indexes::TreeOptions& lock_options = variant.options;
-      const indexes::GlobalLockTable lock_table(lock_options.on_chip, lock_options.masked_locks,
-                                                lock_options.faa_release);
+      const indexes::GlobalLockTable lock_table(lock_options);
       std::unique_ptr<indexes::NodeLocker> locker;
       if (lock_options.hierarchical) {
         locker = std::make_unique<indexes::sherman::HierarchicalLocker>(
