@@ -24,7 +24,8 @@ constexpr const char* kUsage =
     "  verbs     READ/WRITE throughput and latency vs IO size (Sherman Fig. 3)\n"
     "  atomics   CAS throughput to 1..K addresses, host vs on-chip memory\n"
     "  spinlock  RDMA spin locks under Zipfian skew (Sherman Fig. 2)\n"
-    "  hocl      the hierarchical on-chip lock: host, +on-chip, +hierarchical (Fig. 16)\n"
+    "  hocl      the hierarchical on-chip lock: host, +on-chip, +hierarchical, +handover (Fig. "
+    "16)\n"
     "  all       all of them in turn\n";
 
 template <typename T>
