@@ -13,6 +13,7 @@ nlohmann::json IndexToJson(const std::string& type, const indexes::TreeOptions& 
           {"consistency", indexes::ConsistencyName(options.consistency)},
           {"combine", options.combine},
           {"onchip", options.on_chip},
+          {"lock_placement", indexes::LockPlacementName(options.lock_placement)},
           {"hierarchical", options.hierarchical},
           {"handover", options.handover},
           {"masked_locks", options.masked_locks},

@@ -2,7 +2,7 @@
 // acquire and release the locks of nodes chosen by a Zipfian distribution,
 // through the indexes' own lock code, for the lock variants of the figure:
 // RDMA spin locks in host memory, +on-chip memory, +hierarchical (local lock
-// tables with handover).
+// tables with FIFO wait queues, no handover), +handover (at most 4 in a row).
 #pragma once
 
 #include <cstdint>
@@ -19,7 +19,8 @@ namespace dmbench::micro {
 
 struct HoclVariant {
   std::string name;
-  indexes::TreeOptions options;  // on_chip, hierarchical, handover, masked_locks, faa_release
+  // on_chip, lock_placement, hierarchical, handover, masked_locks, faa_release
+  indexes::TreeOptions options;
 };
 
 struct HoclBenchmarkConfig {

@@ -15,17 +15,23 @@ namespace dmbench::indexes {
 namespace {
 const rdma::GlobalAddress kRootPointer =
     rdma::GlobalAddress::Host(0, IndexLayout::kRootPointerOffset);
+
+// Validates before any member is built from the options, so that a bad
+// combination is reported as the ConfigError naming its fields.
+const TreeOptions& Validated(const TreeOptions& options, const rdma::ClusterShape& shape) {
+  options.Validate(shape);
+  return options;
+}
 }  // namespace
 
 BLinkTree::BLinkTree(const TreeOptions& options, const rdma::ClusterShape& shape,
                      const LockerFactory& make_locker, uint64_t seed)
-    : options_(options),
+    : options_(Validated(options, shape)),
       wrap_window_ns_(static_cast<uint64_t>(options.wrap_window_us * 1000)),
       seed_(seed),
       shape_(shape),
       format_(options),
-      lock_table_(options.on_chip, options.masked_locks, options.faa_release) {
-  options_.Validate(shape_);
+      lock_table_(options) {
   if (format_.leaf_capacity() < 2 || format_.internal_capacity() < 3) {
     throw ConfigError("index.node_bytes: " + std::to_string(options.node_bytes) +
                       " bytes hold only " + std::to_string(format_.leaf_capacity()) +

@@ -84,6 +84,14 @@ class BLinkTree {
   // Reads a node until it passes its node-level check, and decodes it.
   void ReadNode(rdma::Client& client, rdma::GlobalAddress address, std::vector<uint8_t>& bytes,
                 NodeImage& image, IndexOpStats& stats);
+  // Reads and decodes `leaves` for a range query, all in flight at once,
+  // re-issuing together those that fail their check or, after a READ round
+  // longer than the wrap window, all of them (under TooSlowToTrust's bound).
+  // Returns how many leading leaves were read: fewer than asked when rounds
+  // kept outlasting the window and the batch was halved.
+  size_t ReadLeaves(rdma::Client& client, std::span<const rdma::GlobalAddress> leaves,
+                    std::vector<std::vector<uint8_t>>& buffers, std::vector<NodeImage>& images,
+                    IndexOpStats& stats);
   std::shared_ptr<const NodeImage> InternalNode(rdma::Client& client, rdma::GlobalAddress address,
                                                 IndexOpStats& stats);
   // The address of the node at `level` whose range should hold `key`, by the

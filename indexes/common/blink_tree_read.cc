@@ -1,6 +1,7 @@
 // Lock-free reads: lookups and range queries.
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -91,16 +92,72 @@ bool BLinkTree::Lookup(rdma::Client& client, uint64_t key, uint64_t* value, Inde
   throw std::runtime_error("lookup of key " + std::to_string(key) + " did not converge");
 }
 
+size_t BLinkTree::ReadLeaves(rdma::Client& client, std::span<const rdma::GlobalAddress> leaves,
+                             std::vector<std::vector<uint8_t>>& buffers,
+                             std::vector<NodeImage>& images, IndexOpStats& stats) {
+  size_t count = leaves.size();
+  std::vector<size_t> pending(count);
+  std::iota(pending.begin(), pending.end(), 0);
+  std::vector<size_t> failed;
+  std::map<uint16_t, std::vector<rdma::WorkRequest>> by_server;
+  std::vector<std::span<rdma::WorkRequest>> batches;
+  uint32_t slow_reads = 0;
+  for (uint32_t attempt = 0; !pending.empty(); ++attempt) {
+    if (attempt == kMaxAttempts) {
+      throw std::runtime_error("range query: a leaf never passed its check");
+    }
+    // One batch per memory server, all in flight at once: one round trip.
+    by_server.clear();
+    for (size_t i : pending) {
+      by_server[leaves[i].server].push_back({.verb = rdma::Verb::kRead,
+                                             .remote = leaves[i],
+                                             .local = buffers[i].data(),
+                                             .length = format_.node_bytes()});
+    }
+    batches.clear();
+    for (auto& [server, batch] : by_server) batches.emplace_back(batch);
+    const uint64_t started = client.NowNanoseconds();
+    client.ExecuteConcurrently(batches);
+    const uint64_t took = client.NowNanoseconds() - started;
+    if (TooSlowToTrust(leaves[pending.front()], took, stats, slow_reads)) {
+      // Re-issue the whole batch once (a passing load spike); a batch slow
+      // twice in a row is halved each time, down to one leaf, so that a
+      // batch too big for the window still makes progress.
+      if (slow_reads > 1 && count > 1) {
+        count = (count + 1) / 2;
+        std::erase_if(pending, [&](size_t i) { return i >= count; });
+      }
+      continue;
+    }
+    slow_reads = 0;
+    failed.clear();
+    for (size_t i : pending) {
+      bool good = format_.NodeConsistent(buffers[i].data());
+      if (good) {
+        format_.Decode(buffers[i].data(), &images[i]);
+        good = std::all_of(images[i].slots.begin(), images[i].slots.end(),
+                           [](const LeafSlot& slot) { return slot.consistent(); });
+      }
+      if (!good) {
+        ++stats.read_retries;
+        failed.push_back(i);
+      }
+    }
+    pending.swap(failed);
+  }
+  return count;
+}
+
 void BLinkTree::RangeQuery(rdma::Client& client, uint64_t from, uint64_t to, size_t limit,
                            std::vector<KeyValue>* out, IndexOpStats& stats) {
   out->clear();
   Scratch& scratch = ScratchOf(client);
   // Leaves fetched per round: enough for the limit at the bulkload fill.
-  const size_t per_round = std::clamp<size_t>(
+  size_t per_round = std::clamp<size_t>(
       limit == 0 ? 16 : limit / std::max<uint32_t>(1, format_.leaf_capacity() / 2) + 1, 1, 64);
   std::vector<std::vector<uint8_t>> buffers;
+  std::vector<NodeImage> images;
   std::vector<rdma::GlobalAddress> leaves;
-  NodeImage& leaf = scratch.image;
   uint64_t cursor = from;  // every key below it is done
   rdma::GlobalAddress next_hint = rdma::GlobalAddress::Null();
   uint32_t rounds = 0;
@@ -121,44 +178,18 @@ void BLinkTree::RangeQuery(rdma::Client& client, uint64_t from, uint64_t to, siz
     next_hint = rdma::GlobalAddress::Null();
     if (buffers.size() < leaves.size()) {
       buffers.resize(leaves.size(), std::vector<uint8_t>(format_.node_bytes()));
+      images.resize(leaves.size());
     }
-    // One batch per memory server, all in flight at once: one round trip.
-    std::map<uint16_t, std::vector<rdma::WorkRequest>> by_server;
-    for (size_t i = 0; i < leaves.size(); ++i) {
-      by_server[leaves[i].server].push_back({.verb = rdma::Verb::kRead,
-                                             .remote = leaves[i],
-                                             .local = buffers[i].data(),
-                                             .length = format_.node_bytes()});
-    }
-    std::vector<std::span<rdma::WorkRequest>> batches;
-    for (auto& [server, batch] : by_server) batches.emplace_back(batch);
-    const uint64_t started = client.NowNanoseconds();
-    client.ExecuteConcurrently(batches);
-    const bool slow =
-        format_.short_versions() && client.NowNanoseconds() - started > wrap_window_ns_;
+    const size_t requested = leaves.size();
+    leaves.resize(ReadLeaves(client, leaves, buffers, images, stats));
+    // Leaves left out of a slow batch come from the cache next round, in
+    // batches no bigger than the one that was fast enough.
+    const bool truncated = leaves.size() < requested;
+    if (truncated) per_round = leaves.size();
 
     for (size_t i = 0; i < leaves.size(); ++i) {
-      std::vector<uint8_t>& bytes = buffers[i];
-      // Re-read one leaf alone until it checks out.
-      bool good = false;
-      uint32_t slow_reads = slow ? 1 : 0;
-      for (uint32_t attempt = 0; attempt < kMaxAttempts && !good; ++attempt) {
-        if (attempt > 0 || slow) {
-          const uint64_t again = client.NowNanoseconds();
-          client.Read(leaves[i], bytes.data(), format_.node_bytes());
-          const uint64_t took = client.NowNanoseconds() - again;
-          if (TooSlowToTrust(leaves[i], took, stats, slow_reads)) continue;
-        }
-        if (!format_.NodeConsistent(bytes.data())) {
-          ++stats.read_retries;
-          continue;
-        }
-        format_.Decode(bytes.data(), &leaf);
-        good = std::all_of(leaf.slots.begin(), leaf.slots.end(),
-                           [](const LeafSlot& slot) { return slot.consistent(); });
-        if (!good) ++stats.read_retries;
-      }
-      if (!good) throw std::runtime_error("range query: a leaf never passed its check");
+      const std::vector<uint8_t>& bytes = buffers[i];
+      const NodeImage& leaf = images[i];
       if (leaf.free || leaf.level != 0 || !leaf.Covers(cursor)) {
         // The cache's picture is stale here: a split moved the cursor's keys
         // to a right sibling, or the cached route is wrong; drop it.
@@ -186,7 +217,11 @@ void BLinkTree::RangeQuery(rdma::Client& client, uint64_t from, uint64_t to, siz
       if (cursor >= to || (limit != 0 && out->size() >= limit)) break;
       // The next leaf in key order is this one's sibling; if the batch's next
       // leaf is not it, the batch went stale and the sibling is read next.
-      if (i + 1 == leaves.size() || leaves[i + 1] != leaf.sibling) {
+      if (i + 1 == leaves.size()) {
+        if (!truncated) next_hint = leaf.sibling;
+        break;
+      }
+      if (leaves[i + 1] != leaf.sibling) {
         next_hint = leaf.sibling;
         break;
       }

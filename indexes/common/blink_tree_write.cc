@@ -12,11 +12,15 @@ namespace dmbench::indexes {
 
 namespace {
 
-rdma::WorkRequest WholeNodeWrite(rdma::GlobalAddress address, std::vector<uint8_t>& bytes) {
+// The WRITE of a whole node from `skip` on: a node written back under its
+// lock skips its in-node lock word (NodeFormat::lock_bytes()), which only the
+// release may write; a new node is written whole, its lock word zeroed.
+rdma::WorkRequest WholeNodeWrite(rdma::GlobalAddress address, std::vector<uint8_t>& bytes,
+                                 uint32_t skip = 0) {
   return {.verb = rdma::Verb::kWrite,
-          .remote = address,
-          .local = bytes.data(),
-          .length = static_cast<uint32_t>(bytes.size())};
+          .remote = address + skip,
+          .local = bytes.data() + skip,
+          .length = static_cast<uint32_t>(bytes.size() - skip)};
 }
 
 bool KeyLess(const LeafSlot& a, const LeafSlot& b) { return a.key < b.key; }
@@ -127,7 +131,7 @@ bool BLinkTree::WriteLeaf(rdma::Client& client, uint64_t key, uint64_t value, Mu
     if (writes.empty()) {
       leaf.version = format_.NextVersion(leaf.version);
       format_.Encode(leaf, scratch.node.data());
-      writes.push_back(WholeNodeWrite(address, scratch.node));
+      writes.push_back(WholeNodeWrite(address, scratch.node, format_.lock_bytes()));
     }
     stats.write_back_bytes += writes.front().length;
     locker_->WriteBackAndRelease(client, grant, writes, stats);
@@ -186,8 +190,8 @@ void BLinkTree::SplitAndRelease(rdma::Client& client, rdma::GlobalAddress addres
   } else {
     client.Execute(std::span(&sibling_write, 1));
   }
-  writes.push_back(WholeNodeWrite(address, scratch.node));
-  stats.write_back_bytes += 2 * uint64_t{format_.node_bytes()};
+  writes.push_back(WholeNodeWrite(address, scratch.node, format_.lock_bytes()));
+  stats.write_back_bytes += uint64_t{sibling_write.length} + writes.back().length;
   locker_->WriteBackAndRelease(client, grant, writes, stats);
 
   if (left.level == 1) {
@@ -228,7 +232,7 @@ void BLinkTree::InsertInternal(rdma::Client& client, uint64_t separator, rdma::G
     }
     node.version = format_.NextVersion(node.version);
     format_.Encode(node, scratch.node.data());
-    rdma::WorkRequest write = WholeNodeWrite(address, scratch.node);
+    rdma::WorkRequest write = WholeNodeWrite(address, scratch.node, format_.lock_bytes());
     stats.write_back_bytes += write.length;
     locker_->WriteBackAndRelease(client, grant, std::span(&write, 1), stats);
     if (level == 1) {

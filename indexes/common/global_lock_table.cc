@@ -11,13 +11,23 @@ namespace {
 constexpr uint64_t kZero = 0;
 }  // namespace
 
-GlobalLockTable::GlobalLockTable(bool on_chip, bool masked, bool faa_release)
-    : on_chip_(on_chip),
-      masked_(masked),
-      faa_release_(faa_release),
-      locks_per_server_(IndexLayout::kLockTableBytes / (masked ? 2 : 8)) {}
+GlobalLockTable::GlobalLockTable(const TreeOptions& options)
+    : on_chip_(options.on_chip),
+      in_node_(options.lock_placement == LockPlacement::kNode),
+      masked_(options.masked_locks),
+      faa_release_(options.faa_release),
+      locks_per_server_(IndexLayout::kLockTableBytes / (options.masked_locks ? 2 : 8)) {}
 
 GlobalLockTable::Lock GlobalLockTable::For(rdma::GlobalAddress node) const {
+  if (in_node_) {
+    // The node's first word (NodeFormat reserves it): one lock per node,
+    // and NIC atomic buckets follow the nodes' alignment.
+    return {.id = node.Pack(),
+            .word = node,
+            .field = 0,
+            .release = node,
+            .release_bytes = masked_ ? 2u : 8u};
+  }
   const uint64_t packed = node.Pack();
   const uint64_t slot = XXH3_64bits(&packed, sizeof(packed)) % locks_per_server_;
   const uint64_t base =

@@ -1,23 +1,27 @@
-// The global lock table of each memory server (paper §4.3, Fig. 6): node
-// locks live apart from the nodes, on the node's memory server, chosen by a
-// hash of the node's address. A lock is acquired by CAS from 0 to the owner's
+// Where the lock of a node is and how it is taken. With the table placement
+// (Sherman, paper §4.3, Fig. 6), node locks live apart from the nodes in the
+// global lock table of the node's memory server, chosen by a hash of the
+// node's address; with the node placement (FG, FG+), the lock is the first
+// word of the node's header. A lock is acquired by CAS from 0 to the owner's
 // tag and released by a WRITE of 0 (FG+'s improvement over FG's FAA).
-// Either 64-bit locks (32768 per server) or 16-bit locks taken with masked
-// CAS (131072 per server, sim only).
+// Either 64-bit locks (32768 per table) or 16-bit locks taken with masked
+// CAS (131072 per table, sim only; in a node, the word's low 16 bits).
 #pragma once
 
 #include <cstdint>
 
 #include "harness/rdma/client.h"
+#include "indexes/common/tree_options.h"
 
 namespace dmbench::indexes {
 
 class GlobalLockTable {
  public:
-  GlobalLockTable(bool on_chip, bool masked, bool faa_release = false);
+  // Reads on_chip, lock_placement, masked_locks and faa_release.
+  explicit GlobalLockTable(const TreeOptions& options);
 
   struct Lock {
-    uint64_t id;                  // unique over the cluster: server and slot
+    uint64_t id;                  // unique over the cluster: server and slot, or the node
     rdma::GlobalAddress word;     // the 64-bit word the CAS targets
     uint32_t field;               // 16-bit locks: which field of the word
     rdma::GlobalAddress release;  // the bytes a release zeroes
@@ -35,6 +39,7 @@ class GlobalLockTable {
 
  private:
   bool on_chip_;
+  bool in_node_;
   bool masked_;
   bool faa_release_;
   uint64_t locks_per_server_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 #include "harness/util/random.h"
 #include "indexes/common/crc32c.h"
@@ -37,14 +38,18 @@ NodeFormat::NodeFormat(const TreeOptions& options)
     : consistency_(options.consistency),
       node_bytes_(options.node_bytes),
       key_bytes_(options.key_bytes),
-      value_bytes_(options.value_bytes) {
+      value_bytes_(options.value_bytes),
+      lock_bytes_(options.lock_placement == LockPlacement::kNode ? 8 : 0) {
+  if (lock_bytes_ > 0 && consistency_ == Consistency::kCacheline) {
+    throw std::invalid_argument("in-node locks need a non-cacheline format (validate options)");
+  }
   header_bytes_ = kLowFenceOffset + 2 * key_bytes_;
   leaf_entry_bytes_ = key_bytes_ + value_bytes_ + (consistency_ == Consistency::kTwoLevel ? 2 : 0);
   entry_writes_ = consistency_ == Consistency::kTwoLevel ||
                   (consistency_ == Consistency::kCacheline && leaf_entry_bytes_ <= kLinePayload);
   const uint32_t logical_end = consistency_ == Consistency::kCacheline
                                    ? node_bytes_ / kLineBytes * kLinePayload
-                                   : node_bytes_ - kTrailerBytes - 1;
+                                   : node_bytes_ - kTrailerBytes - 1 - lock_bytes_;
   leaf_offsets_ = PlaceEntries(header_bytes_, logical_end, leaf_entry_bytes_);
   internal_offsets_ = PlaceEntries(header_bytes_, logical_end, key_bytes_ + 8);
 }
@@ -68,7 +73,7 @@ std::vector<uint32_t> NodeFormat::PlaceEntries(uint32_t first, uint32_t end,
 }
 
 uint32_t NodeFormat::Physical(uint32_t logical) const {
-  if (consistency_ != Consistency::kCacheline) return logical + 1;
+  if (consistency_ != Consistency::kCacheline) return lock_bytes_ + 1 + logical;
   return logical / kLinePayload * kLineBytes + 1 + logical % kLinePayload;
 }
 
@@ -76,7 +81,7 @@ void NodeFormat::ReadLogical(const uint8_t* node, uint32_t logical, void* out,
                              uint32_t length) const {
   auto* bytes = static_cast<uint8_t*>(out);
   if (consistency_ != Consistency::kCacheline) {
-    std::memcpy(bytes, node + logical + 1, length);
+    std::memcpy(bytes, node + Physical(logical), length);
     return;
   }
   while (length > 0) {
@@ -92,7 +97,7 @@ void NodeFormat::WriteLogical(uint8_t* node, uint32_t logical, const void* in,
                               uint32_t length) const {
   const auto* bytes = static_cast<const uint8_t*>(in);
   if (consistency_ != Consistency::kCacheline) {
-    std::memcpy(node + logical + 1, bytes, length);
+    std::memcpy(node + Physical(logical), bytes, length);
     return;
   }
   while (length > 0) {
@@ -133,16 +138,22 @@ uint8_t NodeFormat::NextVersion(uint8_t version) const {
   return short_versions() ? (version + 1) & 0xF : static_cast<uint8_t>(version + 1);
 }
 
+// The lock word changes under a reader without the node changing, so the
+// CRC leaves it out.
+uint32_t NodeFormat::Crc(const uint8_t* node) const {
+  return Crc32c(node + lock_bytes_, node_bytes_ - kTrailerBytes - lock_bytes_);
+}
+
 bool NodeFormat::NodeConsistent(const uint8_t* node) const {
   switch (consistency_) {
     case Consistency::kCrc: {
       uint32_t stored;
       std::memcpy(&stored, node + node_bytes_ - kTrailerBytes, 4);
-      return Crc32c(node, node_bytes_ - kTrailerBytes) == stored;
+      return Crc(node) == stored;
     }
     case Consistency::kNodeVersions:
     case Consistency::kTwoLevel:
-      return node[0] == node[node_bytes_ - 1];
+      return node[lock_bytes_] == node[node_bytes_ - 1];
     case Consistency::kCacheline:
       for (uint32_t line = kLineBytes; line < node_bytes_; line += kLineBytes) {
         if (node[line] != node[0]) return false;
@@ -153,7 +164,7 @@ bool NodeFormat::NodeConsistent(const uint8_t* node) const {
 }
 
 void NodeFormat::DecodeHeader(const uint8_t* node, NodeImage* image) const {
-  image->version = node[0];
+  image->version = node[lock_bytes_];
   ReadLogical(node, kLevelOffset, &image->level, 1);
   uint8_t free = 0;
   ReadLogical(node, kFreeOffset, &free, 1);
@@ -278,13 +289,13 @@ void NodeFormat::Encode(const NodeImage& image, uint8_t* node) const {
 
   switch (consistency_) {
     case Consistency::kCrc: {
-      const uint32_t crc = Crc32c(node, node_bytes_ - kTrailerBytes);
+      const uint32_t crc = Crc(node);
       std::memcpy(node + node_bytes_ - kTrailerBytes, &crc, 4);
       break;
     }
     case Consistency::kNodeVersions:
     case Consistency::kTwoLevel:
-      node[0] = node[node_bytes_ - 1] = image.version & 0xF;
+      node[lock_bytes_] = node[node_bytes_ - 1] = image.version & 0xF;
       break;
     case Consistency::kCacheline:
       for (uint32_t line = 0; line < node_bytes_; line += kLineBytes) node[line] = image.version;

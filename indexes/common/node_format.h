@@ -5,8 +5,11 @@
 // (leaves are 0), a free bit, fence keys [low, high), a sibling pointer and,
 // for internal nodes, the leftmost child. Logical fields are laid out
 // identically in every scheme; only their mapping to physical bytes differs:
-//   crc, node, two_level: [version][logical bytes...][8-byte trailer]; the
-//       trailer holds the CRC (crc) or the rear version in its last byte.
+//   crc, node, two_level: [lock][version][logical bytes...][8-byte trailer];
+//       the trailer holds the CRC (crc) or the rear version in its last byte.
+//       [lock] is the 8-byte lock word with lock_placement = node (FG's
+//       header lock), else absent; no check covers it, and write-backs of a
+//       locked node leave it to the lock's release.
 //   cacheline: byte 0 of every 64-byte line holds the version; logical bytes
 //       fill the other 63 bytes of each line, and entries (when they fit)
 //       never straddle a line, so writing one entry is atomic (SMART §5).
@@ -66,6 +69,9 @@ class NodeFormat {
   NodeFormat(const TreeOptions& options);
 
   uint32_t node_bytes() const { return node_bytes_; }
+  // The bytes at the node's start that hold its lock word (8 with in-node
+  // locks, else 0): a write-back under the lock starts after them.
+  uint32_t lock_bytes() const { return lock_bytes_; }
   Consistency consistency() const { return consistency_; }
   bool unsorted_leaves() const {
     return consistency_ == Consistency::kTwoLevel || consistency_ == Consistency::kCacheline;
@@ -101,6 +107,7 @@ class NodeFormat {
 
  private:
   uint32_t Physical(uint32_t logical) const;
+  uint32_t Crc(const uint8_t* node) const;
   void ReadLogical(const uint8_t* node, uint32_t logical, void* out, uint32_t length) const;
   void WriteLogical(uint8_t* node, uint32_t logical, const void* in, uint32_t length) const;
   void WritePadded(uint8_t* node, uint32_t logical, uint64_t word, uint32_t width,
@@ -115,6 +122,7 @@ class NodeFormat {
   uint32_t node_bytes_;
   uint32_t key_bytes_;
   uint32_t value_bytes_;
+  uint32_t lock_bytes_;
   uint32_t leaf_entry_bytes_;
   bool entry_writes_;
   uint32_t header_bytes_;               // logical

@@ -22,10 +22,15 @@ const char* ConsistencyName(Consistency consistency) {
   return "unknown";
 }
 
+const char* LockPlacementName(LockPlacement placement) {
+  return placement == LockPlacement::kNode ? "node" : "table";
+}
+
 TreeOptions TreeOptions::FgPlus() {
   TreeOptions options;
   options.consistency = Consistency::kCrc;
   options.combine = false;
+  options.lock_placement = LockPlacement::kNode;
   options.on_chip = false;
   options.hierarchical = false;
   options.handover = 0;
@@ -49,6 +54,18 @@ void TreeOptions::Validate(const rdma::ClusterShape& shape) const {
     fail(
         "handover: locks are handed over through the local lock table, so handover > 0 needs "
         "hierarchical = true (or set handover to 0)");
+  }
+  if (lock_placement == LockPlacement::kNode && on_chip) {
+    fail(
+        "lock_placement: 'node' keeps each lock in its node's header in host memory, which "
+        "contradicts index.onchip = true (locks in NIC on-chip memory); set lock_placement to "
+        "'table' or onchip to false");
+  }
+  if (lock_placement == LockPlacement::kNode && consistency == Consistency::kCacheline) {
+    fail(
+        "lock_placement: 'node' is not supported with index.consistency = 'cacheline' (byte 0 "
+        "of every line holds the version, so a line has no room for an aligned lock word); set "
+        "lock_placement to 'table'");
   }
   if (masked_locks && !shape.masked_compare_and_swap) {
     fail(
@@ -75,6 +92,10 @@ void TreeOptions::ReadJson(JsonObjectReader& reader) {
                                         : Consistency::kCacheline;
   combine = reader.Bool("combine", combine);
   on_chip = reader.Bool("onchip", on_chip);
+  lock_placement = reader.Choice("lock_placement", LockPlacementName(lock_placement),
+                                 {"node", "table"}) == "node"
+                       ? LockPlacement::kNode
+                       : LockPlacement::kTable;
   hierarchical = reader.Bool("hierarchical", hierarchical);
   handover = static_cast<uint32_t>(reader.Unsigned("handover", handover, 0, 1 << 20));
   masked_locks = reader.Bool("masked_locks", masked_locks);
@@ -85,6 +106,7 @@ void TreeOptions::ReadJson(JsonObjectReader& reader) {
 std::string TreeOptions::Describe() const {
   return std::string("consistency=") + ConsistencyName(consistency) +
          " combine=" + (combine ? "on" : "off") + " onchip=" + (on_chip ? "on" : "off") +
+         " lock_placement=" + LockPlacementName(lock_placement) +
          " hierarchical=" + (hierarchical ? "on" : "off") +
          " handover=" + std::to_string(handover) +
          " locks=" + (masked_locks ? "16-bit" : "64-bit") +

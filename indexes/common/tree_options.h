@@ -26,6 +26,17 @@ enum class Consistency : uint8_t {
 
 const char* ConsistencyName(Consistency consistency);
 
+// Where a node's lock word lives. FG and FG+ embed it in the node header;
+// Sherman separates locks from nodes so that they fit NIC on-chip memory
+// (paper §3.3, §4.3). The placement decides which NIC atomic buckets the
+// locks share: in-node locks follow node alignment as on hardware.
+enum class LockPlacement : uint8_t {
+  kNode,   // the first 8 bytes of every node (host memory)
+  kTable,  // a global lock table per memory server, by a hash of the node address
+};
+
+const char* LockPlacementName(LockPlacement placement);
+
 struct TreeOptions {
   uint32_t key_bytes = 8;              // 8 .. 1024: the first 8 bytes carry the key
   uint32_t value_bytes = 8;            // 8 .. 1024: the first 8 bytes carry the value
@@ -33,7 +44,8 @@ struct TreeOptions {
   uint64_t cache_bytes = 64ull << 20;  // level-1 index cache per compute server
 
   Consistency consistency = Consistency::kTwoLevel;
-  bool combine = true;        // write-back + unlock (+ sibling) in one batch
+  bool combine = true;  // write-back + unlock (+ sibling) in one batch
+  LockPlacement lock_placement = LockPlacement::kTable;
   bool on_chip = true;        // global lock table in NIC on-chip memory
   bool hierarchical = true;   // local lock table with FIFO wait queues per compute server
   uint32_t handover = 4;      // max consecutive local handovers; 0 = off

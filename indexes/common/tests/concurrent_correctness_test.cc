@@ -1,8 +1,9 @@
-// Both indexes, and Sherman with each technique alone and all together, stay
-// correct under thousands of concurrent random operations: upserts that split
-// nodes and grow the root, deletes, lookups and range queries from 64
-// coroutines on 2 compute servers over 2 memory servers, every operation
-// validated by the consistency checker, over many seeds.
+// Both indexes, and Sherman with each technique alone and all together, with
+// locks in the lock table and in the node header, stay correct under
+// thousands of concurrent random operations: upserts that split nodes and
+// grow the root, deletes, lookups and range queries from 64 coroutines on 2
+// compute servers over 2 memory servers, every operation validated by the
+// consistency checker, over many seeds.
 #include <gtest/gtest.h>
 
 #include <ostream>
@@ -39,6 +40,9 @@ std::vector<Variant> Variants() {
   TreeOptions fg = TreeOptions::FgPlus();
   fg.faa_release = true;
   variants.push_back({"FgFaaRelease", fg});
+  fg = TreeOptions::FgPlus();
+  fg.lock_placement = LockPlacement::kTable;
+  variants.push_back({"FgPlusTableLocks", fg});
   variants.push_back({"ShermanAllOff", ShermanBase()});
   TreeOptions options = ShermanBase();
   options.combine = true;
@@ -60,6 +64,18 @@ std::vector<Variant> Variants() {
   options = ShermanBase();
   options.masked_locks = true;
   variants.push_back({"MaskedLocks", options});
+  // In-node locks (FG's header word) under the other techniques that allow
+  // them; everything above uses the lock table but FG+ and FG.
+  options = ShermanBase();
+  options.lock_placement = LockPlacement::kNode;
+  variants.push_back({"NodeLocks", options});
+  options.combine = true;
+  options.hierarchical = true;
+  options.handover = 4;
+  options.consistency = Consistency::kTwoLevel;
+  variants.push_back({"NodeLocksTwoLevelHierarchical", options});
+  options.masked_locks = true;
+  variants.push_back({"NodeLocksMasked", options});
   variants.push_back({"Sherman", TreeOptions::Sherman()});
   TreeOptions sherman_masked = TreeOptions::Sherman();
   sherman_masked.masked_locks = true;

@@ -136,9 +136,14 @@ std::vector<LocalVariant> LocalVariants() {
   cacheline.consistency = Consistency::kCacheline;
   TreeOptions masked = TreeOptions::Sherman();
   masked.masked_locks = true;
-  return {{"FgPlus", TreeOptions::FgPlus()},
-          {"Sherman", TreeOptions::Sherman()},
-          {"ShermanCacheline", cacheline},
+  TreeOptions fgplus_table = TreeOptions::FgPlus();
+  fgplus_table.lock_placement = LockPlacement::kTable;
+  TreeOptions sherman_node = TreeOptions::Sherman();
+  sherman_node.on_chip = false;
+  sherman_node.lock_placement = LockPlacement::kNode;
+  return {{"FgPlus", TreeOptions::FgPlus()},  // locks in the node header
+          {"FgPlusTableLocks", fgplus_table}, {"Sherman", TreeOptions::Sherman()},
+          {"ShermanNodeLocks", sherman_node}, {"ShermanCacheline", cacheline},
           {"ShermanMaskedLocks", masked}};
 }
 

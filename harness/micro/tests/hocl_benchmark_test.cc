@@ -1,0 +1,65 @@
+// The HOCL microbenchmark (Sherman Fig. 16) measures the paper's four steps
+// apart: RDMA lock -> +On-Chip -> +Hierarchical (local lock tables with FIFO
+// wait queues, no handover) -> +Handover. plots/claims.py looks points up by
+// these variant names.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+
+#include "harness/micro/hocl_benchmark.h"
+#include "harness/rdma/sim/tests/sim_test_support.h"
+
+namespace dmbench::micro {
+namespace {
+
+TEST(HoclBenchmark, DefaultVariantsAreThePapersFourSteps) {
+  const std::vector<HoclVariant> variants = HoclBenchmarkConfig::DefaultVariants();
+  ASSERT_EQ(variants.size(), 4u);
+  EXPECT_EQ(variants[0].name, "RDMA lock");
+  EXPECT_EQ(variants[1].name, "+On-Chip");
+  EXPECT_EQ(variants[2].name, "+Hierarchical");
+  EXPECT_EQ(variants[3].name, "+Handover");
+  // Each step adds exactly one technique to the one before.
+  EXPECT_FALSE(variants[0].options.on_chip);
+  EXPECT_FALSE(variants[0].options.hierarchical);
+  EXPECT_TRUE(variants[1].options.on_chip);
+  EXPECT_FALSE(variants[1].options.hierarchical);
+  EXPECT_TRUE(variants[2].options.on_chip);
+  EXPECT_TRUE(variants[2].options.hierarchical);
+  EXPECT_EQ(variants[2].options.handover, 0u);
+  EXPECT_TRUE(variants[3].options.hierarchical);
+  EXPECT_EQ(variants[3].options.handover, 4u);
+  for (const HoclVariant& variant : variants) {
+    EXPECT_EQ(variant.options.lock_placement, indexes::LockPlacement::kTable) << variant.name;
+    EXPECT_FALSE(variant.options.masked_locks) << variant.name;
+    EXPECT_FALSE(variant.options.faa_release) << variant.name;
+  }
+}
+
+// A short run of the figure's set-up (176 clients, 10240 locks, Zipfian
+// 0.99): one row per variant, in order. On-chip memory raises throughput;
+// the wait queues alone cut the tail (no client spins on the NIC behind its
+// neighbours); handover raises throughput, as the global lock stays put.
+TEST(HoclBenchmark, EachStepHelpsUnderSkew) {
+  HoclBenchmarkConfig config;
+  MicroOptions options;
+  options.profile = rdma::sim::testing::DefaultProfile();
+  options.warmup_us = 2000;
+  options.measure_us = 10000;
+  std::ostringstream table;
+  const nlohmann::json result = RunHoclBenchmark(config, options, table);
+  const nlohmann::json& points = result.at("points");
+  ASSERT_EQ(points.size(), 4u);
+  for (size_t i = 0; i < points.size(); ++i) {
+    EXPECT_EQ(points[i].at("variant").get<std::string>(), config.variants[i].name);
+  }
+  auto mops = [&](size_t i) { return points[i].at("mops").get<double>(); };
+  auto p99 = [&](size_t i) { return points[i].at("p99_us").get<double>(); };
+  EXPECT_GT(mops(1), 1.2 * mops(0));
+  EXPECT_LT(p99(2), 0.7 * p99(1));
+  EXPECT_GT(mops(3), 2 * mops(2));
+}
+
+}  // namespace
+}  // namespace dmbench::micro
