@@ -10,6 +10,7 @@
 #include "harness/driver/run_config.h"
 #include "harness/micro/atomic_benchmark.h"
 #include "harness/micro/calibration_benchmarks.h"
+#include "harness/micro/cpu_cost_benchmark.h"
 #include "harness/micro/hocl_benchmark.h"
 #include "harness/micro/interference_benchmark.h"
 #include "harness/micro/spinlock_benchmark.h"
@@ -24,7 +25,8 @@ namespace po = boost::program_options;
 namespace {
 
 constexpr const char* kUsage =
-    "usage: dmbench micro {verbs|atomics|spinlock|hocl|interference|calibration|all} [options]\n"
+    "usage: dmbench micro {verbs|atomics|spinlock|hocl|interference|calibration|cpu|all}\n"
+    "       [options]\n"
     "  verbs     READ/WRITE throughput and latency vs IO size (Sherman Fig. 3)\n"
     "  atomics   CAS throughput to 1..K addresses, host vs on-chip memory\n"
     "  spinlock  RDMA spin locks under Zipfian skew (Sherman Fig. 2)\n"
@@ -33,6 +35,9 @@ constexpr const char* kUsage =
     "  interference  READ throughput and latency while k clients spin CAS on one word\n"
     "  calibration   the public calibration targets: unloaded round trip, message rates,\n"
     "                WRITE bandwidth, same-address CAS (host, on-chip)\n"
+    "  cpu       wall-clock CPU cost of our client code on this machine, per component\n"
+    "            (CRC32C byte, index-cache lookup, key generation, coroutine resumption):\n"
+    "            the source of the NIC profile's cpu_* parameters; not simulated\n"
     "  all       all of them in turn\n";
 
 template <typename T>
@@ -123,6 +128,7 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
                {"hocl", 0},
                {"interference", 0},
                {"calibration", 0},
+               {"cpu", 0},
                {"all", 0}});
 
   po::variables_map values;
@@ -249,6 +255,13 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
     for (nlohmann::json& document : micro::RunCalibrationBenchmarks(window(20, 200), std::cout)) {
       results["benchmarks"].push_back(std::move(document));
     }
+  }
+  if (all || benchmark == "cpu") {
+    // Real time of this machine: the NIC profile and topology options do
+    // not apply, only the seed (of the buffers, keys and workload).
+    micro::CpuCostBenchmarkConfig config;
+    config.seed = micro_options.seed;
+    results["benchmarks"].push_back(micro::RunCpuCostBenchmark(config, std::cout));
   }
   if (values.count("out")) {
     WriteJsonFile(values["out"].as<std::string>(), results);
