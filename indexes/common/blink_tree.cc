@@ -99,6 +99,20 @@ void BLinkTree::DropTopLevelNode(rdma::Client& client, rdma::GlobalAddress addre
   state.top_nodes.erase(address.Pack());
 }
 
+bool BLinkTree::NodeConsistent(rdma::Client& client, const uint8_t* node) const {
+  if (const uint32_t bytes = format_.checksummed_bytes()) {
+    client.ChargeCpu(rdma::CpuWork::kCrcByte, bytes);
+  }
+  return format_.NodeConsistent(node);
+}
+
+void BLinkTree::EncodeNode(rdma::Client& client, const NodeImage& image, uint8_t* node) const {
+  if (const uint32_t bytes = format_.checksummed_bytes()) {
+    client.ChargeCpu(rdma::CpuWork::kCrcByte, bytes);
+  }
+  format_.Encode(image, node);
+}
+
 void BLinkTree::ReadNode(rdma::Client& client, rdma::GlobalAddress address,
                          std::vector<uint8_t>& bytes, NodeImage& image, IndexOpStats& stats) {
   for (uint32_t attempt = 0;; ++attempt) {
@@ -107,7 +121,7 @@ void BLinkTree::ReadNode(rdma::Client& client, rdma::GlobalAddress address,
                                ConsistencyName(format_.consistency()) + " check");
     }
     client.Read(address, bytes.data(), format_.node_bytes());
-    if (format_.NodeConsistent(bytes.data())) break;
+    if (NodeConsistent(client, bytes.data())) break;
     ++stats.read_retries;
   }
   format_.Decode(bytes.data(), &image);
@@ -150,6 +164,7 @@ rdma::GlobalAddress BLinkTree::Descend(rdma::Client& client, uint64_t key, uint8
                                        IndexOpStats& stats, rdma::GlobalAddress* via) {
   *via = rdma::GlobalAddress::Null();
   if (level == 0) {
+    client.ChargeCpu(rdma::CpuWork::kIndexCacheLookup, 1);
     if (auto route = StateOf(client).cache.FindLeaf(key)) {
       ++stats.cache_hits;
       *via = route->via;
@@ -200,7 +215,7 @@ rdma::GlobalAddress BLinkTree::Descend(rdma::Client& client, uint64_t key, uint8
 rdma::GlobalAddress BLinkTree::WriteNewNode(rdma::Client& client, const NodeImage& image,
                                             std::vector<uint8_t>& bytes) {
   const rdma::GlobalAddress address = client.allocator().Allocate(client, format_.node_bytes());
-  format_.Encode(image, bytes.data());
+  EncodeNode(client, image, bytes.data());
   client.Write(address, bytes.data(), format_.node_bytes());
   return address;
 }

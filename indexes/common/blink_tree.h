@@ -81,6 +81,10 @@ class BLinkTree {
   // versions and must be retried (counted; an error after too many in a row).
   bool TooSlowToTrust(rdma::GlobalAddress address, uint64_t took_ns, IndexOpStats& stats,
                       uint32_t& slow_reads) const;
+  // The node-level check and the encoding, with the CPU their checksum costs
+  // charged to `client`.
+  bool NodeConsistent(rdma::Client& client, const uint8_t* node) const;
+  void EncodeNode(rdma::Client& client, const NodeImage& image, uint8_t* node) const;
   // Reads a node until it passes its node-level check, and decodes it.
   void ReadNode(rdma::Client& client, rdma::GlobalAddress address, std::vector<uint8_t>& bytes,
                 NodeImage& image, IndexOpStats& stats);

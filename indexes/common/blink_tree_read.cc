@@ -54,7 +54,7 @@ bool BLinkTree::Lookup(rdma::Client& client, uint64_t key, uint64_t* value, Inde
       const uint64_t started = client.NowNanoseconds();
       client.Read(address, scratch.node.data(), format_.node_bytes());
       const uint64_t took = client.NowNanoseconds() - started;
-      if (!format_.NodeConsistent(scratch.node.data())) {
+      if (!NodeConsistent(client, scratch.node.data())) {
         ++stats.read_retries;
         continue;
       }
@@ -132,7 +132,7 @@ size_t BLinkTree::ReadLeaves(rdma::Client& client, std::span<const rdma::GlobalA
     slow_reads = 0;
     failed.clear();
     for (size_t i : pending) {
-      bool good = format_.NodeConsistent(buffers[i].data());
+      bool good = NodeConsistent(client, buffers[i].data());
       if (good) {
         format_.Decode(buffers[i].data(), &images[i]);
         good = std::all_of(images[i].slots.begin(), images[i].slots.end(),
@@ -167,6 +167,7 @@ void BLinkTree::RangeQuery(rdma::Client& client, uint64_t from, uint64_t to, siz
     if (!next_hint.IsNull()) {
       leaves.push_back(next_hint);
     } else {
+      client.ChargeCpu(rdma::CpuWork::kIndexCacheLookup, 1);
       leaves = StateOf(client).cache.FindLeaves(cursor, to, per_round).leaves;
       if (leaves.empty()) {
         rdma::GlobalAddress via;
@@ -196,7 +197,8 @@ void BLinkTree::RangeQuery(rdma::Client& client, uint64_t from, uint64_t to, siz
         ++stats.wrong_turns;
         if (!leaf.free && leaf.level == 0 && cursor >= leaf.high_fence && !leaf.sibling.IsNull()) {
           next_hint = leaf.sibling;
-        } else if (auto route = StateOf(client).cache.FindLeaf(cursor)) {
+        } else if (client.ChargeCpu(rdma::CpuWork::kIndexCacheLookup, 1);
+                   auto route = StateOf(client).cache.FindLeaf(cursor)) {
           StateOf(client).cache.Invalidate(route->via);
         } else {
           ForgetTopLevels(client);

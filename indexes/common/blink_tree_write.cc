@@ -130,7 +130,7 @@ bool BLinkTree::WriteLeaf(rdma::Client& client, uint64_t key, uint64_t value, Mu
     }
     if (writes.empty()) {
       leaf.version = format_.NextVersion(leaf.version);
-      format_.Encode(leaf, scratch.node.data());
+      EncodeNode(client, leaf, scratch.node.data());
       writes.push_back(WholeNodeWrite(address, scratch.node, format_.lock_bytes()));
     }
     stats.write_back_bytes += writes.front().length;
@@ -176,8 +176,8 @@ void BLinkTree::SplitAndRelease(rdma::Client& client, rdma::GlobalAddress addres
   left.high_fence = separator;
   left.sibling = right_address;
   left.version = format_.NextVersion(left.version);
-  format_.Encode(right, scratch.sibling.data());
-  format_.Encode(left, scratch.node.data());
+  EncodeNode(client, right, scratch.sibling.data());
+  EncodeNode(client, left, scratch.node.data());
   ++stats.splits;
 
   // The sibling must be visible before the node that points to it: in one
@@ -231,7 +231,7 @@ void BLinkTree::InsertInternal(rdma::Client& client, uint64_t separator, rdma::G
       return;
     }
     node.version = format_.NextVersion(node.version);
-    format_.Encode(node, scratch.node.data());
+    EncodeNode(client, node, scratch.node.data());
     rdma::WorkRequest write = WholeNodeWrite(address, scratch.node, format_.lock_bytes());
     stats.write_back_bytes += write.length;
     locker_->WriteBackAndRelease(client, grant, std::span(&write, 1), stats);

@@ -144,6 +144,10 @@ uint32_t NodeFormat::Crc(const uint8_t* node) const {
   return Crc32c(node + lock_bytes_, node_bytes_ - kTrailerBytes - lock_bytes_);
 }
 
+uint32_t NodeFormat::checksummed_bytes() const {
+  return consistency_ == Consistency::kCrc ? node_bytes_ - kTrailerBytes : 0;
+}
+
 bool NodeFormat::NodeConsistent(const uint8_t* node) const {
   switch (consistency_) {
     case Consistency::kCrc: {

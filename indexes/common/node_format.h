@@ -85,6 +85,9 @@ class NodeFormat {
   // Whether the node-level check passes (CRC, front == rear version, or all
   // line versions equal).
   bool NodeConsistent(const uint8_t* node) const;
+  // Bytes a node check or encoding runs a checksum over (CRC format), else 0:
+  // what the client's CPU is charged for (rdma::CpuWork::kCrcByte).
+  uint32_t checksummed_bytes() const;
   // Decodes a node that passed NodeConsistent.
   void Decode(const uint8_t* node, NodeImage* image) const;
   // Only the header fields (no entries): what a lookup needs besides its slot.
