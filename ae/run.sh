@@ -5,7 +5,9 @@
 #   ae/run.sh FIG... | all [--quick | --full] [--out DIR] [--jobs N]
 #             [--backend sim | verbs --hosts FILE [--ssh "CMD"]] [--set path=value]...
 #
-# FIG is one of: table1 fig2 fig3 fig10 fig11 fig12 fig13 fig14 fig15 fig16.
+# FIG is one of: calibration table1 fig2 fig3 fig10 fig11 fig12 fig13 fig14 fig15
+# fig16 (calibration: the public hardware figures the NIC profile is
+# calibrated on, configs/experiments/calibration-basics.json).
 # --full (default) runs each experiment as configs/experiments/ defines it
 # (scaled to a laptop); --quick shortens keys and windows for a first look.
 # A second run with the same --out skips the points already done.
@@ -17,7 +19,7 @@
 # cluster of the hosts file (ae/cluster/run.sh: format, --ssh, and DMBENCH's
 # path, which must hold the same build on every host); the hosts file sets
 # the number of memory and compute servers. The microbenchmarks (fig2, fig3,
-# fig16) measure the simulated fabric and are skipped there.
+# fig16, calibration) measure the simulated fabric and are skipped there.
 set -euo pipefail
 invoked_from=$PWD
 cd "$(dirname "$0")/.."
@@ -28,6 +30,7 @@ usage() {
 }
 
 declare -A experiments=(
+  [calibration]="calibration-basics"
   [table1]="table1-fg"
   [fig2]="fig02-rdma-locks"
   [fig3]="fig03-verbs fig03-verbs-outbound"
@@ -39,7 +42,7 @@ declare -A experiments=(
   [fig15]="fig15a-key-size-uniform fig15b-key-size-skewed fig15c-cache-size"
   [fig16]="fig16-hocl"
 )
-order=(table1 fig2 fig3 fig10 fig11 fig12 fig13 fig14 fig15 fig16)
+order=(calibration table1 fig2 fig3 fig10 fig11 fig12 fig13 fig14 fig15 fig16)
 
 figures=()
 mode=full

@@ -3,7 +3,7 @@
 Reads the micro document of a `dmbench micro hocl` experiment
 (configs/experiments/fig16-*.json): 176 clients acquire and release
 Zipfian-chosen locks with each lock variant in turn ("RDMA lock", "+On-Chip",
-"+Hierarchical"). One panel per Zipfian parameter: throughput bars (Mops) per
+"+Hierarchical", "+Handover"). One panel per Zipfian parameter: throughput bars (Mops) per
 variant, 50p and 99p latency (us) on a log right axis.
 
     python3 plots/fig16.py --results DIR --out STEM
