@@ -71,6 +71,14 @@ std::vector<double> Thetas(const po::variables_map& values) {
   return thetas;
 }
 
+std::vector<rdma::MemorySpace> MemorySpaces(const po::variables_map& values) {
+  return Choose<std::vector<rdma::MemorySpace>>(
+      "memory", values["memory"].as<std::string>(),
+      {{"host", {rdma::MemorySpace::kHost}},
+       {"onchip", {rdma::MemorySpace::kOnChip}},
+       {"both", {rdma::MemorySpace::kHost, rdma::MemorySpace::kOnChip}}});
+}
+
 uint32_t Locks(const po::variables_map& values) {
   const uint64_t locks = values["locks"].as<uint64_t>();
   if (locks < 1 || locks > 1000000) throw ConfigError("--locks must be in [1, 1000000]");
@@ -200,11 +208,7 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
   }
   if (all || benchmark == "atomics") {
     micro::AtomicBenchmarkConfig config;
-    config.spaces = Choose<std::vector<rdma::MemorySpace>>(
-        "memory", values["memory"].as<std::string>(),
-        {{"host", {rdma::MemorySpace::kHost}},
-         {"onchip", {rdma::MemorySpace::kOnChip}},
-         {"both", {rdma::MemorySpace::kHost, rdma::MemorySpace::kOnChip}}});
+    config.spaces = MemorySpaces(values);
     config.address_counts.clear();
     for (uint64_t count : ParseUnsignedList("addresses", values["addresses"].as<std::string>())) {
       // On-chip memory holds 32768 words of 8 bytes.
@@ -238,11 +242,7 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
   }
   if (all || benchmark == "interference") {
     micro::InterferenceBenchmarkConfig config;
-    config.spaces = Choose<std::vector<rdma::MemorySpace>>(
-        "memory", values["memory"].as<std::string>(),
-        {{"host", {rdma::MemorySpace::kHost}},
-         {"onchip", {rdma::MemorySpace::kOnChip}},
-         {"both", {rdma::MemorySpace::kHost, rdma::MemorySpace::kOnChip}}});
+    config.spaces = MemorySpaces(values);
     config.spinners.clear();
     for (uint64_t count : ParseUnsignedList("spinners", values["spinners"].as<std::string>())) {
       config.spinners.push_back(static_cast<uint32_t>(std::min<uint64_t>(count, UINT32_MAX)));

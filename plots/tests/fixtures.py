@@ -540,7 +540,7 @@ CALIBRATION_VALUES = {"unloaded_read_p50_us": 2.1, "small_mops": 108.0, "cas_hos
 def calibration_basics(root: Path) -> list[Path]:
     """The micro experiment `calibration-basics`: an unloaded READ, loaded
     READs and WRITEs over IO sizes (as `dmbench micro verbs`), and CAS on
-    one and on several addresses in each memory (as `dmbench micro atomics`)."""
+    one, several and many addresses in each memory (as `dmbench micro atomics`)."""
     values = CALIBRATION_VALUES
     unloaded = {"benchmark": "verbs", "direction": "inbound", "clients": 1, "depth": 1,
                 "warmup_us": 5.0, "measure_us": 50.0,
@@ -554,11 +554,12 @@ def calibration_basics(root: Path) -> list[Path]:
                                      clients=176, depth=4)
                          for verb in ("READ", "WRITE") for size in sizes]}
     atomics = {"benchmark": "atomics", "clients": 176, "warmup_us": 10.0, "measure_us": 100.0,
-               "points": [micro_point(mops * (1 if addresses == 1 else 4), 80, 120, 100, 8,
+               "points": [micro_point(mops[addresses], 80, 120, 100, 8,
                                       memory=memory, addresses=addresses)
-                          for memory, mops in (("host", values["cas_host_mops"]),
-                                               ("on-chip", values["cas_on_chip_mops"]))
-                          for addresses in (1, 8)]}
+                          for memory, mops in (
+                              ("host", {1: values["cas_host_mops"], 8: 15.0, 1024: 49.0}),
+                              ("on-chip", {1: values["cas_on_chip_mops"], 8: 56.0, 1024: 106.0}))
+                          for addresses in (1, 8, 1024)]}
     return [write_micro(root / "calibration-basics",
                         {"name": "calibration-basics",
                          "micro": {"arguments": ["verbs"]}}, unloaded, loaded, atomics)]

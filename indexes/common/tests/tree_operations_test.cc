@@ -111,13 +111,8 @@ TEST(TreeOperations, BadKeysAndOptionsAreRejected) {
                std::invalid_argument);
 
   const rdma::ClusterShape shape = fixture.cluster->shape();
-  auto message_of = [&](const TreeOptions& options) -> std::string {
-    try {
-      MakeTree(options, shape, 1);
-    } catch (const ConfigError& error) {
-      return error.what();
-    }
-    return "accepted";
+  auto message_of = [&](const TreeOptions& options) {
+    return testing::ConfigErrorOf(options, shape);
   };
   TreeOptions options = TreeOptions::Sherman();
   options.hierarchical = false;

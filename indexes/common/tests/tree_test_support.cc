@@ -1,5 +1,6 @@
 #include "indexes/common/tests/tree_test_support.h"
 
+#include "harness/rdma/errors.h"
 #include "harness/rdma/sim/tests/sim_test_support.h"
 #include "harness/util/random.h"
 #include "indexes/tree_factory.h"
@@ -89,6 +90,15 @@ std::string Describe(const ConsistencyReport& report) {
                      std::to_string(report.operations_checked) + " operations";
   for (const ConsistencyViolation& violation : report.examples) text += "\n  " + violation.message;
   return text;
+}
+
+std::string ConfigErrorOf(const TreeOptions& options, const rdma::ClusterShape& shape) {
+  try {
+    MakeTree(options, shape, 1);
+  } catch (const ConfigError& error) {
+    return error.what();
+  }
+  return "accepted";
 }
 
 }  // namespace dmbench::indexes::testing

@@ -59,4 +59,8 @@ inline WorkloadResult RunCheckedWorkload(TreeFixture& fixture, const WorkloadMix
 
 std::string Describe(const ConsistencyReport& report);
 
+// The ConfigError message of making a tree with `options` on `shape`, or
+// "accepted" when it is made.
+std::string ConfigErrorOf(const TreeOptions& options, const rdma::ClusterShape& shape);
+
 }  // namespace dmbench::indexes::testing

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Runs the index experiments again with one NIC-model mechanism switched off
+# (or one open parameter moved across its plausible range), each into
+# ROOT/ablation/LABEL/ with an ABLATION.json, so that plots/report.py on ROOT
+# shows which claims each mechanism moves and how far.
+#
+#   ae/ablation.sh [--out ROOT] [--jobs N] [FIG...]
+#
+# ROOT defaults to results/ae, FIG to "table1 fig10 fig14" (the microbenchmark
+# figures cannot take overrides). Resumable like ae/run.sh. Set DMBENCH to a
+# dmbench binary to skip set-up and build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+out=results/ae
+jobs=$(nproc)
+figures=()
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --out) out=${2:?--out needs a directory}; shift ;;
+    --jobs) jobs=${2:?--jobs needs a number}; shift ;;
+    -h|--help) sed -n '2,/^set -euo pipefail/{/^#/s/^# \{0,1\}//p}' "$0" >&2; exit 0 ;;
+    -*) echo "ae/ablation.sh: unknown option '$1' (allowed: --out, --jobs)" >&2; exit 2 ;;
+    *) figures+=("$1") ;;
+  esac
+  shift
+done
+[[ ${#figures[@]} -gt 0 ]] || figures=(table1 fig10 fig14)
+
+# label|mechanism|overrides (space-separated path=value)|description
+ablations=(
+  "no-processing-units|processing-unit head-of-line blocking|backend.nic_overrides.processing_units=0|no responder processing units: an atomic waiting for its bucket blocks only its own QP"
+  "no-parking-slots|parking slots for waiting atomics|backend.nic_overrides.atomic_parking_slots=0|every atomic waiting for a busy bucket holds its processing unit"
+  "parking-slots-64|parking slots: 64 (calibrated 96)|backend.nic_overrides.atomic_parking_slots=64|sensitivity: the low end of the range Fig. 16 leaves open"
+  "parking-slots-128|parking slots: 128 (calibrated 96)|backend.nic_overrides.atomic_parking_slots=128|sensitivity: the high end of the range Fig. 16 leaves open"
+  "processing-units-16|processing units: 16 (chosen 24)|backend.nic_overrides.processing_units=16|sensitivity: near the lower bound of the evidence (14)"
+  "processing-units-64|processing units: 64 (chosen 24)|backend.nic_overrides.processing_units=64|sensitivity: well above the evidence's middle"
+  "random-arbitration|bucket arbitration: random instead of FIFO|backend.nic_overrides.atomic_bucket_arbitration=random|a freed bucket serves a random waiter"
+  "no-cpu-costs|per-operation client CPU costs|backend.nic_overrides.cpu_crc_ns_per_byte=0 backend.nic_overrides.cpu_coroutine_switch_ns=0 backend.nic_overrides.cpu_key_generation_ns=0 backend.nic_overrides.cpu_index_cache_lookup_ns=0|no CPU charged for checksums, coroutine resumptions, key generation or index-cache lookups"
+)
+
+for entry in "${ablations[@]}"; do
+  IFS='|' read -r label mechanism overrides description <<<"$entry"
+  root=$out/ablation/$label
+  sets=()
+  for assignment in $overrides; do sets+=(--set "$assignment"); done
+  echo "== ablation $label: $overrides" >&2
+  ae/run.sh "${figures[@]}" --full --jobs "$jobs" --out "$root" "${sets[@]}"
+  /usr/bin/python3 - "$root/ABLATION.json" "$label" "$mechanism" "$overrides" "$description" <<'PY'
+import json, sys
+path, label, mechanism, switch, description = sys.argv[1:]
+with open(path, "w") as f:
+    json.dump({"label": label, "mechanism": mechanism, "switch": switch,
+               "description": description}, f, indent=2)
+    f.write("\n")
+PY
+done
