@@ -176,9 +176,10 @@ echo 'hosts: files' >"$root/etc/nsswitch.conf"
 echo 'root:x:0:0:root:/work-guest:/bin/sh' >"$root/etc/passwd"
 echo 'root:x:0:' >"$root/etc/group"
 
-# Kernel modules: the rxe stack, rdma_ucm for librdmacm, dummy for the netdev,
-# crc32_generic for rxe's ICRC; with whatever they depend on.
-modules="crc32_generic udp_tunnel ip6_udp_tunnel ib_core ib_uverbs rdma_rxe configfs ib_cm iw_cm rdma_cm rdma_ucm dummy"
+# Kernel modules: those of modules.txt (the rxe stack, rdma_ucm for librdmacm,
+# dummy for the netdev), with whatever they depend on.
+modules=$(sed 's/#.*//' "$here/modules.txt" | xargs)
+[[ -n "$modules" ]] || die "no modules in $here/modules.txt"
 for m in $modules; do
   deps=$(modprobe -d "$kdir" -S "$kver" --show-depends "$m" 2>&1) || die "module $m: $deps"
   while read -r path; do
