@@ -9,8 +9,7 @@
 #   test     main, plus what the test command (ae/test.sh) adds: the Soft-RoCE
 #            VM (qemu, busybox, rdma-core's tools) and the Debian kernel it
 #            boots (ae/softroce/kernel.sh: downloaded, pruned to what
-#            ae/softroce/vm.sh loads, kept under ~/.cache/dmbench/softroce/),
-#            and the developer tools (clang-format)
+#            ae/softroce/vm.sh loads, kept under ~/.cache/dmbench/softroce/)
 #   cluster  main, plus what a node of a real RDMA cluster needs for
 #            ae/run.sh --backend verbs and ae/cluster/run.sh: rdma-core and
 #            its providers, ssh; no qemu, no kernel
@@ -33,12 +32,12 @@ main=(
   libibverbs-dev librdmacm-dev
   python3 python3-matplotlib
 )
-# The Soft-RoCE VM of ae/softroce/vm.sh (and the kernel, below), and the
-# developer tools.
+# The Soft-RoCE VM of ae/softroce/vm.sh (and the kernel, below). No profile
+# installs clang-format (.clang-format's style): nothing run here uses it, and
+# it would add 40 MB of LLVM to the tests' download.
 test=(
   qemu-system-x86 busybox-static ibverbs-providers ibverbs-utils rdmacm-utils
   iproute2 kmod cpio
-  clang-format pkg-config
 )
 # A real cluster node: the RDMA userspace (providers for the NIC, udev rules,
 # diagnostics) and ssh, ae/cluster/run.sh's default way to reach the hosts.
