@@ -46,8 +46,8 @@ run() {
 }
 # the install line's packages, one per line, sorted
 packages() { sed -n 's/.*apt-get install \(-[^ ]* \)*//p' <<<"$1" | tr ' ' '\n' | sort; }
-has() { grep -qx "$2" <<<"$1" || fail "$3: '$2' missing from: $(echo $1)"; }
-lacks() { ! grep -qx "$2" <<<"$1" || fail "$3: '$2' should not be in: $(echo $1)"; }
+has() { grep -qxF -- "$2" <<<"$1" || fail "$3: '$2' missing from: $(tr '\n' ' ' <<<"$1")"; }
+lacks() { ! grep -qxF -- "$2" <<<"$1" || fail "$3: '$2' should not be in: $(tr '\n' ' ' <<<"$1")"; }
 
 echo 0 >"$tmp/uid"
 : >"$tmp/installed"
