@@ -99,7 +99,9 @@ case "$backend" in
 esac
 
 if [[ -z "${DMBENCH:-}" ]]; then
-  ae/setup.sh
+  # The simulated fabric needs the build and plot dependencies only; a
+  # cluster node also needs rdma-core (never the Soft-RoCE VM of the tests).
+  if [[ "$backend" == verbs ]]; then ae/setup.sh cluster; else ae/setup.sh main; fi
   echo "== build (release)" >&2
   cmake --preset release >/dev/null
   cmake --build --preset release -j "$(nproc)" --target dmbench >/dev/null

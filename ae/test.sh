@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# The project's test command: sets up dependencies, then builds and runs the
-# whole test suite in a Release build (with the verbs backend end to end on
-# Soft-RoCE in a qemu VM, CTest softroce.e2e) and in an ASan+UBSan build, and
-# the local backend's tests (real threads) under ThreadSanitizer. The simulated
-# fabric runs coroutines on one thread, which TSan cannot follow, so only the
-# local backend goes through TSan.
+# The project's test command: sets up its dependencies (ae/setup.sh test: the
+# main job's plus the Soft-RoCE VM's packages and the kernel it boots), then
+# builds and runs the whole test suite in a Release build (with the verbs
+# backend end to end on Soft-RoCE in a qemu VM, CTest softroce.e2e) and in an
+# ASan+UBSan build, and the local backend's tests (real threads) under
+# ThreadSanitizer. The simulated fabric runs coroutines on one thread, which
+# TSan cannot follow, so only the local backend goes through TSan.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-ae/setup.sh
+ae/setup.sh test
 jobs=$(nproc)
 for preset in release asan; do
   echo "== $preset: build" >&2

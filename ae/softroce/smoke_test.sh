@@ -4,7 +4,7 @@
 #   - ibv_devinfo sees rxe0 with an active port, and collected files come
 #     back with the right content;
 #   - the guest script's exit status (7) becomes vm.sh's.
-# usage: ae/softroce/smoke_test.sh   (needs ae/setup.sh; exits 0 when it passes)
+# usage: ae/softroce/smoke_test.sh   (needs ae/setup.sh test; exits 0 when it passes)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -15,7 +15,7 @@ fail() {
   exit 1
 }
 
-ibv_devinfo=$(command -v ibv_devinfo) || fail "ibv_devinfo not found (ibverbs-utils; run ae/setup.sh)"
+ibv_devinfo=$(command -v ibv_devinfo) || fail "ibv_devinfo not found (ibverbs-utils; run ae/setup.sh test)"
 
 cat >"$tmp/guest-ok.sh" <<'EOF'
 ibv_devinfo -d rxe0 >"$COLLECT/devinfo.txt"

@@ -28,7 +28,7 @@
 #
 # Exit status: the guest script's; 124 on timeout; 125 when the harness fails
 # (bad usage, boot or setup failure, missing exit marker, a collected file
-# that did not arrive intact). Needs the packages of ae/setup.sh and the
+# that did not arrive intact). Needs the packages of `ae/setup.sh test` and the
 # kernel of ae/softroce/kernel.sh (fetched on first use).
 set -euo pipefail
 shopt -s extglob
@@ -80,7 +80,7 @@ if [[ -n "$collect" ]]; then
   [[ -n "$console_log" ]] || console_log=$collect/softroce-console.log
 fi
 for tool in qemu-system-x86_64 ldd cpio gzip base64 sha256sum timeout depmod modprobe; do
-  command -v "$tool" >/dev/null || die "'$tool' not found (run ae/setup.sh)"
+  command -v "$tool" >/dev/null || die "'$tool' not found (run ae/setup.sh test)"
 done
 trap 'echo "softroce vm: $(elapsed) s" >&2' EXIT
 
@@ -119,7 +119,7 @@ put_binary() {  # put_binary PATH: at the same absolute path, with its libraries
   put_libs "$path"
 }
 
-busybox=$(command -v busybox) || die "busybox not found (run ae/setup.sh)"
+busybox=$(command -v busybox) || die "busybox not found (run ae/setup.sh test)"
 put "$busybox" /bin/busybox
 put_libs "$busybox"
 for applet in $("$busybox" --list); do
@@ -129,7 +129,7 @@ done
 # iproute2's ip and rdma for the network and the rxe link.
 PATH=$PATH:/usr/sbin:/sbin
 for tool in ip rdma; do
-  path=$(command -v "$tool") || die "'$tool' not found (iproute2; run ae/setup.sh)"
+  path=$(command -v "$tool") || die "'$tool' not found (iproute2; run ae/setup.sh test)"
   put_binary "$path"
 done
 
@@ -176,9 +176,10 @@ echo 'hosts: files' >"$root/etc/nsswitch.conf"
 echo 'root:x:0:0:root:/work-guest:/bin/sh' >"$root/etc/passwd"
 echo 'root:x:0:' >"$root/etc/group"
 
-# Kernel modules: the rxe stack, rdma_ucm for librdmacm, dummy for the netdev,
-# crc32_generic for rxe's ICRC; with whatever they depend on.
-modules="crc32_generic udp_tunnel ip6_udp_tunnel ib_core ib_uverbs rdma_rxe configfs ib_cm iw_cm rdma_cm rdma_ucm dummy"
+# Kernel modules: those of modules.txt (the rxe stack, rdma_ucm for librdmacm,
+# dummy for the netdev), with whatever they depend on.
+modules=$(sed 's/#.*//' "$here/modules.txt" | xargs)
+[[ -n "$modules" ]] || die "no modules in $here/modules.txt"
 for m in $modules; do
   deps=$(modprobe -d "$kdir" -S "$kver" --show-depends "$m" 2>&1) || die "module $m: $deps"
   while read -r path; do
