@@ -30,13 +30,13 @@ void NicModel::AtomicArrives(Batch& batch, uint32_t index) {
     ExecuteAtomic(batch, index, bucket);
     return;
   }
+  if (!units_modelled_) {
+    QueueAtBucket(batch, index, bucket);
+    return;
+  }
   Nic& nic = ResponderNic(address.server);
-  if (!units_modelled_ || nic.parked_atomics < profile_.atomic_parking_slots) {
-    if (units_modelled_) {
-      Park(nic, batch, index, /*queued=*/false);
-    } else {
-      QueueAtBucket(batch, index, bucket);
-    }
+  if (nic.parked_atomics < profile_.atomic_parking_slots) {
+    Park(nic, batch, index, /*queued=*/false);
     return;
   }
   // No slot: it waits at its bucket on its unit, and so does everything
