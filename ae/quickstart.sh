@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The main job: sets up what is missing (ae/setup.sh main, through ae/run.sh:
 # the build and plot dependencies only, not the tests' Soft-RoCE VM), builds,
-# and reproduces on the simulated fabric the paper's Table 1 (FG's collapse
-# under skewed writes), Fig. 10 (the breakdown FG+ -> Sherman) and Fig. 14
-# (round trips, retries, write sizes); draws the figures and writes
+# checks the NIC profile's calibration set (the public hardware figures and
+# the paper's Fig. 16 lock microbenchmark), and reproduces on the simulated
+# fabric the paper's Table 1 (FG's collapse under skewed writes), Fig. 10
+# (the breakdown FG+ -> Sherman) and Fig. 14 (round trips, retries, write
+# sizes); draws the figures and writes
 # results/quick/report/REPORT.md with the claims table, which it also prints.
 # Resumable: run it again to finish an interrupted run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ae/run.sh table1 fig10 fig14 --full --out results/quick "$@"
+ae/run.sh calibration table1 fig10 fig14 fig16 --full --out results/quick "$@"
 echo
 echo "Figures: results/quick/report/figures/   Report: results/quick/report/REPORT.md"
