@@ -35,6 +35,7 @@ enum class BucketArbitration { kFifo, kRandom };
 
 struct NicProfile {
   std::string name;
+  std::string description;  // the profile file's, for the calibration document
 
   // Compute side: CPU time of the posting thread.
   double cpu_post_request_ns = 0;     // per work request built and posted
@@ -102,7 +103,7 @@ struct NicProfile {
   nlohmann::json ToJson() const;
   // The calibration document: every parameter with its meaning, value and
   // source, as Markdown (configs/nic/NAME.md is this, generated).
-  std::string CalibrationMarkdown(const std::string& description) const;
+  std::string CalibrationMarkdown() const;
 };
 
 const char* DmaOrderName(DmaOrder order);
