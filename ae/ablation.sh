@@ -35,10 +35,12 @@ ablations=(
   "no-parking-slots|parking slots for waiting atomics|backend.nic_overrides.atomic_parking_slots=0|every atomic waiting for a busy bucket holds its processing unit"
   "parking-slots-64|parking slots: 64 (calibrated 96)|backend.nic_overrides.atomic_parking_slots=64|sensitivity: the low end of the range Fig. 16 leaves open"
   "parking-slots-128|parking slots: 128 (calibrated 96)|backend.nic_overrides.atomic_parking_slots=128|sensitivity: the high end of the range Fig. 16 leaves open"
-  "processing-units-16|processing units: 16 (chosen 24)|backend.nic_overrides.processing_units=16|sensitivity: near the lower bound of the evidence (14)"
-  "processing-units-64|processing units: 64 (chosen 24)|backend.nic_overrides.processing_units=64|sensitivity: well above the evidence's middle"
+  "processing-units-24|processing units: 24 (calibrated 32)|backend.nic_overrides.processing_units=24|sensitivity: the lower bound of the evidence (Little's law on ATC'16's 52 Mops)"
+  "processing-units-64|processing units: 64 (calibrated 32)|backend.nic_overrides.processing_units=64|sensitivity: the high end of the range Fig. 16 leaves open"
+  "lock-spinners-21|local lock hand-off: 21 ns per spinner (chosen 31)|backend.nic_overrides.cpu_lock_spinner_ns=21|sensitivity: the low end of the evidence (the next holder served after half the spinners, same socket)"
+  "lock-spinners-41|local lock hand-off: 41 ns per spinner (chosen 31)|backend.nic_overrides.cpu_lock_spinner_ns=41|sensitivity: the high end of the evidence (served after every spinner)"
   "random-arbitration|bucket arbitration: random instead of FIFO|backend.nic_overrides.atomic_bucket_arbitration=random|a freed bucket serves a random waiter"
-  "no-cpu-costs|per-operation client CPU costs|backend.nic_overrides.cpu_crc_ns_per_byte=0 backend.nic_overrides.cpu_coroutine_switch_ns=0 backend.nic_overrides.cpu_key_generation_ns=0 backend.nic_overrides.cpu_index_cache_lookup_ns=0|no CPU charged for checksums, coroutine resumptions, key generation or index-cache lookups"
+  "no-cpu-costs|per-operation client CPU costs|backend.nic_overrides.cpu_crc_ns_per_byte=0 backend.nic_overrides.cpu_coroutine_switch_ns=0 backend.nic_overrides.cpu_key_generation_ns=0 backend.nic_overrides.cpu_index_cache_lookup_ns=0 backend.nic_overrides.cpu_lock_spinner_ns=0|no CPU charged for checksums, coroutine resumptions, key generation, index-cache lookups or lock spinners"
   "paper-key-population|key popularity of the paper's 1 billion keys|workload.zipf_population=1000000000|Zipfian ranks over 1 billion keys folded onto the scaled key space: the hottest key takes 4.2% of accesses instead of 5.5%|fig10 fig14"
 )
 

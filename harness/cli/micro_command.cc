@@ -121,6 +121,11 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
       "hocl 0.99)")("release", po::value<std::string>()->default_value("both"),
                     "spinlock: faa (FG), write (FG+) or both")(
       "locks", po::value<uint64_t>()->default_value(10240), "spinlock, hocl: number of locks")(
+      "release-wait", po::value<std::string>()->default_value("posted"),
+      "hocl: posted (the release is posted without waiting, as Sherman's lock benchmark does) "
+      "or awaited (as the trees do)")(
+      "max-handovers", po::value<uint64_t>(),
+      "hocl: handovers in a row in the +Handover step (default 8, Sherman's kMaxHandOverTime)")(
       "spinners", po::value<std::string>()->default_value("0,32,96,128,160"),
       "interference: numbers of spinning clients (the others READ)");
 
@@ -235,6 +240,18 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
   if (all || benchmark == "hocl") {
     micro::HoclBenchmarkConfig config;
     if (values.count("thetas")) config.thetas = Thetas(values);
+    config.await_release = Choose<bool>("release-wait", values["release-wait"].as<std::string>(),
+                                        {{"posted", false}, {"awaited", true}});
+    if (values.count("max-handovers")) {
+      const uint64_t handovers = values["max-handovers"].as<uint64_t>();
+      if (handovers == 0 || handovers > 1024) {
+        throw ConfigError("--max-handovers: " + std::to_string(handovers) +
+                          " is not allowed; give 1..1024 (the +Hierarchical step "
+                          "already measures no handover)");
+      }
+      config.variants =
+          micro::HoclBenchmarkConfig::DefaultVariants(static_cast<uint32_t>(handovers));
+    }
     config.locks = Locks(values);
     config.topology = TopologyFrom(values, config.topology);
     results["benchmarks"].push_back(

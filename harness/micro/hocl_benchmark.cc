@@ -4,13 +4,12 @@
 
 #include "harness/rdma/memory_layout.h"
 #include "indexes/common/global_lock_table.h"
-#include "indexes/fgplus/remote_spin_locker.h"
-#include "indexes/sherman/hierarchical_locker.h"
+#include "indexes/tree_factory.h"
 #include "workloads/zipfian_generator.h"
 
 namespace dmbench::micro {
 
-std::vector<HoclVariant> HoclBenchmarkConfig::DefaultVariants() {
+std::vector<HoclVariant> HoclBenchmarkConfig::DefaultVariants(uint32_t max_handovers) {
   indexes::TreeOptions options = indexes::TreeOptions::Sherman();
   // The figure's locks are an array in one memory server, not node words.
   options.lock_placement = indexes::LockPlacement::kTable;
@@ -24,7 +23,7 @@ std::vector<HoclVariant> HoclBenchmarkConfig::DefaultVariants() {
   // wait queues alone, then handover of the global lock on top.
   options.hierarchical = true;
   variants.push_back({"+Hierarchical", options});
-  options.handover = 4;
+  options.handover = max_handovers;
   variants.push_back({"+Handover", options});
   return variants;
 }
@@ -39,13 +38,8 @@ nlohmann::json RunHoclBenchmark(const HoclBenchmarkConfig& config, const MicroOp
     for (double theta : config.thetas) {
       const indexes::TreeOptions& lock_options = variant.options;
       const indexes::GlobalLockTable lock_table(lock_options);
-      std::unique_ptr<indexes::NodeLocker> locker;
-      if (lock_options.hierarchical) {
-        locker = std::make_unique<indexes::sherman::HierarchicalLocker>(
-            lock_table, config.topology.compute_servers, /*combine=*/true, lock_options.handover);
-      } else {
-        locker = std::make_unique<indexes::fgplus::RemoteSpinLocker>(lock_table, /*combine=*/true);
-      }
+      const std::unique_ptr<indexes::NodeLocker> locker = indexes::MakeNodeLocker(
+          lock_options, lock_table, config.topology.compute_servers, config.await_release);
       // Lock i protects the node at the i-th 1 KiB slot; nodes map to global
       // locks by the same hash as in the trees.
       const workloads::ZipfianGenerator zipfian(config.locks, theta);

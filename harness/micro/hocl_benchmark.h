@@ -2,7 +2,9 @@
 // acquire and release the locks of nodes chosen by a Zipfian distribution,
 // through the indexes' own lock code, for the lock variants of the figure:
 // RDMA spin locks in host memory, +on-chip memory, +hierarchical (local lock
-// tables with FIFO wait queues, no handover), +handover (at most 4 in a row).
+// tables with FIFO wait queues, no handover), +handover. As in Sherman's
+// lock benchmark (Tree::lock_bench), a client posts its release without
+// waiting for it, and handover stops after 8 in a row (kMaxHandOverTime).
 #pragma once
 
 #include <cstdint>
@@ -26,10 +28,15 @@ struct HoclVariant {
 struct HoclBenchmarkConfig {
   std::vector<double> thetas = {0.99};
   uint32_t locks = 10240;
-  std::vector<HoclVariant> variants = DefaultVariants();
-  rdma::Topology topology = DefaultTopology();  // 176 clients: 8 x 22, one memory server
+  std::vector<HoclVariant> variants = DefaultVariants(kShermanMaxHandovers);
+  // Post the release without waiting for it (Sherman's lock_bench: unlock_addr
+  // with async set), or wait for it as the trees do.
+  bool await_release = false;
 
-  static std::vector<HoclVariant> DefaultVariants();
+  static constexpr uint32_t kShermanMaxHandovers = 8;  // Sherman's kMaxHandOverTime
+  rdma::Topology topology = DefaultTopology();         // 176 clients: 8 x 22, one memory server
+
+  static std::vector<HoclVariant> DefaultVariants(uint32_t max_handovers);
   static rdma::Topology DefaultTopology();
 };
 

@@ -1,6 +1,7 @@
 #include "harness/rdma/client.h"
 
 #include <string>
+#include <vector>
 
 #include "harness/rdma/errors.h"
 
@@ -67,6 +68,24 @@ void Client::ExecuteConcurrently(std::span<const std::span<WorkRequest>> batches
   Count(batches);
 }
 
+void Client::PostWithoutWaiting(std::span<const WorkRequest> batch) {
+  Validate(batch);
+  for (const WorkRequest& request : batch) {
+    if (request.verb != Verb::kWrite) {
+      throw VerbError(std::string("PostWithoutWaiting takes WRITEs only, not ") +
+                      VerbName(request.verb) + ": nobody would see its result");
+    }
+  }
+  PostBatchWithoutWaiting(batch);
+  CountWithoutWaiting(batch);
+}
+
+void Client::PostBatchWithoutWaiting(std::span<const WorkRequest> batch) {
+  std::vector<WorkRequest> copy(batch.begin(), batch.end());
+  const std::span<WorkRequest> waited(copy);
+  ExecuteBatches(std::span(&waited, 1));
+}
+
 void Client::Validate(std::span<const WorkRequest> batch) const {
   if (batch.empty()) throw VerbError("an RDMA batch needs at least one work request");
   const uint16_t server = batch.front().remote.server;
@@ -114,31 +133,47 @@ void Client::Validate(const WorkRequest& request, uint16_t server) const {
   }
 }
 
+namespace {
+
+void CountRequest(const WorkRequest& request, OpStats& delta) {
+  switch (request.verb) {
+    case Verb::kRead:
+      ++delta.reads;
+      delta.bytes_read += request.length;
+      break;
+    case Verb::kWrite:
+      ++delta.writes;
+      delta.bytes_written += request.length;
+      break;
+    case Verb::kCompareAndSwap:
+    case Verb::kMaskedCompareAndSwap:
+      ++delta.compare_and_swaps;
+      if (!request.Succeeded()) ++delta.failed_compare_and_swaps;
+      break;
+    case Verb::kFetchAndAdd:
+      ++delta.fetch_and_adds;
+      break;
+  }
+}
+
+}  // namespace
+
 void Client::Count(std::span<const std::span<WorkRequest>> batches) {
   OpStats delta;
   delta.round_trips = 1;
   for (std::span<WorkRequest> batch : batches) {
-    for (const WorkRequest& request : batch) {
-      switch (request.verb) {
-        case Verb::kRead:
-          ++delta.reads;
-          delta.bytes_read += request.length;
-          break;
-        case Verb::kWrite:
-          ++delta.writes;
-          delta.bytes_written += request.length;
-          break;
-        case Verb::kCompareAndSwap:
-        case Verb::kMaskedCompareAndSwap:
-          ++delta.compare_and_swaps;
-          if (!request.Succeeded()) ++delta.failed_compare_and_swaps;
-          break;
-        case Verb::kFetchAndAdd:
-          ++delta.fetch_and_adds;
-          break;
-      }
-    }
+    for (const WorkRequest& request : batch) CountRequest(request, delta);
   }
+  AddStats(delta);
+}
+
+void Client::CountWithoutWaiting(std::span<const WorkRequest> batch) {
+  OpStats delta;
+  for (const WorkRequest& request : batch) CountRequest(request, delta);
+  AddStats(delta);
+}
+
+void Client::AddStats(const OpStats& delta) {
   total_stats_ += delta;
   if (current_stats_ != nullptr) *current_stats_ += delta;
 }

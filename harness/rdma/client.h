@@ -52,6 +52,14 @@ class Client {
   // Several batches, each on the QP to its memory server, posted together and
   // waited for together: one round trip (e.g. parallel leaf READs, paper §4.4).
   void ExecuteConcurrently(std::span<const std::span<WorkRequest>> batches);
+  // Posts a batch of WRITEs to one memory server and returns without waiting
+  // for it: an unsignaled lock release, as Sherman's lock benchmark releases
+  // (unlock_addr with async set). Its bytes are copied at the post, so the
+  // caller may reuse them at once. Verbs this client's thread posts later to
+  // the same server take effect after it (one QP). It counts as verbs and
+  // bytes but not as a round trip, since nobody waits for it. A backend may
+  // still wait for it; the simulated fabric does not.
+  void PostWithoutWaiting(std::span<const WorkRequest> batch);
 
   // Compute-side primitives for sharing between the clients of one compute
   // server (local lock tables, handover).
@@ -65,7 +73,15 @@ class Client {
   // first is kept (one permit), so wait/notify races lose nothing.
   virtual void Park() = 0;
   // Wakes `other`, a client of the same compute server.
-  virtual void Unpark(Client& other) = 0;
+  void Unpark(Client& other) { Unpark(other, 0); }
+  // The same for a lock handed to `other` while `spinners` more clients wait
+  // on the same lock word. Each of them re-reads the word's cacheline after
+  // the release, so the hand-off takes longer the more they are (a ticket
+  // lock's known scaling; the backend prices it, real ones pay it).
+  void Unpark(Client& other, uint32_t spinners) {
+    CheckCanWake(other);
+    WakeUp(other, spinners);
+  }
   // Time on this client's clock: simulated on the sim, monotonic elsewhere.
   virtual uint64_t NowNanoseconds() const = 0;
 
@@ -83,6 +99,10 @@ class Client {
   // Executes validated batches (each to one memory server) concurrently and
   // returns when all have completed; fills old_value of atomics.
   virtual void ExecuteBatches(std::span<const std::span<WorkRequest>> batches) = 0;
+  // Wakes `other`, which CheckCanWake allowed.
+  virtual void WakeUp(Client& other, uint32_t spinners) = 0;
+  // A validated batch of WRITEs; by default executed and waited for.
+  virtual void PostBatchWithoutWaiting(std::span<const WorkRequest> batch);
   // Throws VerbError unless `other` runs on this client's compute server: the
   // local primitives share memory, which only one compute server has.
   void CheckCanWake(const Client& other) const;
@@ -92,6 +112,8 @@ class Client {
   void Validate(std::span<const WorkRequest> batch) const;
   void Validate(const WorkRequest& request, uint16_t server) const;
   void Count(std::span<const std::span<WorkRequest>> batches);
+  void CountWithoutWaiting(std::span<const WorkRequest> batch);
+  void AddStats(const OpStats& delta);
 
   ClientLocation location_;
   ClusterShape shape_;

@@ -46,9 +46,9 @@ struct TreeOptions {
   Consistency consistency = Consistency::kTwoLevel;
   bool combine = true;  // write-back + unlock (+ sibling) in one batch
   LockPlacement lock_placement = LockPlacement::kTable;
-  bool on_chip = true;        // global lock table in NIC on-chip memory
-  bool hierarchical = true;   // local lock table with FIFO wait queues per compute server
-  uint32_t handover = 4;      // max consecutive local handovers; 0 = off
+  bool on_chip = true;       // global lock table in NIC on-chip memory
+  bool hierarchical = true;  // local lock table with FIFO wait queues per compute server
+  uint32_t handover = 8;  // max consecutive local handovers (Sherman's kMaxHandOverTime); 0 = off
   bool masked_locks = false;  // 16-bit locks by masked CAS (sim only); else 64-bit
   bool faa_release = false;   // release locks by FAA, as FG did; FG+ and Sherman use a WRITE
   // With 4-bit versions (node, two_level), a READ longer than this may have

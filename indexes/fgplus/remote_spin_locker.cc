@@ -12,7 +12,7 @@ LockGrant RemoteSpinLocker::Acquire(rdma::Client& client, rdma::GlobalAddress no
 void RemoteSpinLocker::WriteBackAndRelease(rdma::Client& client, const LockGrant& grant,
                                            std::span<rdma::WorkRequest> writes, IndexOpStats&) {
   const rdma::WorkRequest release = table_.ReleaseRequest(grant.lock, client);
-  PostWriteBack(client, writes, &release, combine_);
+  PostWriteBack(client, writes, &release, policy_);
 }
 
 }  // namespace dmbench::indexes::fgplus

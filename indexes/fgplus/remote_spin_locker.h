@@ -8,7 +8,8 @@ namespace dmbench::indexes::fgplus {
 
 class RemoteSpinLocker : public NodeLocker {
  public:
-  RemoteSpinLocker(const GlobalLockTable& table, bool combine) : table_(table), combine_(combine) {}
+  RemoteSpinLocker(const GlobalLockTable& table, const WriteBackPolicy& policy)
+      : table_(table), policy_(policy) {}
 
   LockGrant Acquire(rdma::Client& client, rdma::GlobalAddress node, IndexOpStats& stats) override;
   void WriteBackAndRelease(rdma::Client& client, const LockGrant& grant,
@@ -16,7 +17,7 @@ class RemoteSpinLocker : public NodeLocker {
 
  private:
   const GlobalLockTable& table_;
-  bool combine_;
+  WriteBackPolicy policy_;
 };
 
 }  // namespace dmbench::indexes::fgplus

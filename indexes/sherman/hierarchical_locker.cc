@@ -3,8 +3,8 @@
 namespace dmbench::indexes::sherman {
 
 HierarchicalLocker::HierarchicalLocker(const GlobalLockTable& table, uint32_t compute_servers,
-                                       bool combine, uint32_t max_handovers)
-    : table_(table), combine_(combine), max_handovers_(max_handovers) {
+                                       const WriteBackPolicy& policy, uint32_t max_handovers)
+    : table_(table), policy_(policy), max_handovers_(max_handovers) {
   for (uint32_t i = 0; i < compute_servers; ++i) {
     local_tables_.push_back(std::make_unique<LocalLockTable>());
   }
@@ -28,7 +28,7 @@ void HierarchicalLocker::WriteBackAndRelease(rdma::Client& client, const LockGra
   // Decided before posting: a handed-over global lock is not released.
   const bool hand_over = max_handovers_ > 0 && local.ShouldHandOver(grant.lock.id, max_handovers_);
   const rdma::WorkRequest release = table_.ReleaseRequest(grant.lock, client);
-  PostWriteBack(client, writes, hand_over ? nullptr : &release, combine_);
+  PostWriteBack(client, writes, hand_over ? nullptr : &release, policy_);
   // Only now, with the write-back visible, may a local successor read the node.
   local.Release(client, grant.lock.id, hand_over);
 }

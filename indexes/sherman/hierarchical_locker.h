@@ -13,8 +13,8 @@ namespace dmbench::indexes::sherman {
 
 class HierarchicalLocker : public NodeLocker {
  public:
-  HierarchicalLocker(const GlobalLockTable& table, uint32_t compute_servers, bool combine,
-                     uint32_t max_handovers);
+  HierarchicalLocker(const GlobalLockTable& table, uint32_t compute_servers,
+                     const WriteBackPolicy& policy, uint32_t max_handovers);
 
   LockGrant Acquire(rdma::Client& client, rdma::GlobalAddress node, IndexOpStats& stats) override;
   void WriteBackAndRelease(rdma::Client& client, const LockGrant& grant,
@@ -26,7 +26,7 @@ class HierarchicalLocker : public NodeLocker {
   }
 
   const GlobalLockTable& table_;
-  bool combine_;
+  WriteBackPolicy policy_;
   uint32_t max_handovers_;
   std::vector<std::unique_ptr<LocalLockTable>> local_tables_;
 };

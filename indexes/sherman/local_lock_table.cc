@@ -38,6 +38,7 @@ bool LocalLockTable::ShouldHandOver(uint64_t lock_id, uint32_t max_handovers) {
 
 void LocalLockTable::Release(rdma::Client& client, uint64_t lock_id, bool hand_over) {
   rdma::Client* next = nullptr;
+  uint32_t spinners = 0;
   {
     std::lock_guard guard(mutex_);
     auto found = locks_.find(lock_id);
@@ -52,8 +53,11 @@ void LocalLockTable::Release(rdma::Client& client, uint64_t lock_id, bool hand_o
     waiter->handed_over = hand_over;
     waiter->granted = true;
     next = waiter->client;  // the waiter may leave as soon as the guard drops
+    spinners = static_cast<uint32_t>(lock.queue.size());
   }
-  client.Unpark(*next);
+  // Sherman's local lock is a ticket lock that waiters spin on: the others
+  // still waiting slow the hand-off down.
+  client.Unpark(*next, spinners);
 }
 
 }  // namespace dmbench::indexes::sherman

@@ -74,8 +74,10 @@ TEST(Calibration, SameAddressCasIsSlowOnHostAndFasterOnChip) {
   const double on_chip = Point(result, 1)["mops"];
   EXPECT_GE(host, 1.5);
   EXPECT_LE(host, 2.5);
-  EXPECT_GE(on_chip, 6);
-  EXPECT_LE(on_chip, 11);
+  // On-chip atomics are calibrated on Sherman Fig. 16's on-chip step (2.89x
+  // throughput for spin locks moved on chip), not on an absolute rate.
+  EXPECT_GE(on_chip / host, 2.0);
+  EXPECT_LE(on_chip / host, 3.6);
 }
 
 TEST(Calibration, SpinLocksCollapseUnderSkew) {

@@ -22,6 +22,7 @@ rdma::sim::NicProfile MechanismsOff() {
   profile.cpu_key_generation_ns = 0;
   profile.cpu_crc_ns_per_byte = 0;
   profile.cpu_coroutine_switch_ns = 0;
+  profile.cpu_lock_spinner_ns = 0;
   return profile;
 }
 
@@ -94,8 +95,10 @@ TEST(ModelMechanisms, OnChipSpinnersHurtReadsFarLess) {
       ReadRatePerReader(rdma::sim::testing::DefaultProfile(), rdma::MemorySpace::kHost);
   const std::vector<double> on_chip =
       ReadRatePerReader(rdma::sim::testing::DefaultProfile(), rdma::MemorySpace::kOnChip);
+  // An on-chip atomic holds its unit 180 ns, a host one a 450 ns PCIe read:
+  // readers keep more of their rate, and more so the more spinners there are.
   EXPECT_GT(on_chip[1], 1.3 * host[1]);
-  EXPECT_GT(on_chip[2], 2.0 * host[2]);
+  EXPECT_GT(on_chip[2] / host[2], on_chip[1] / host[1]);
 }
 
 TEST(ModelMechanisms, WithoutProcessingUnitsSpinnersCostReadersNothing) {

@@ -79,8 +79,7 @@ void LocalClient::Park() {
   permit_ = false;
 }
 
-void LocalClient::Unpark(Client& other) {
-  CheckCanWake(other);
+void LocalClient::WakeUp(Client& other, uint32_t) {
   auto& target = static_cast<LocalClient&>(other);
   {
     std::lock_guard lock(target.park_mutex_);

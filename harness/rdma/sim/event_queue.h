@@ -20,6 +20,7 @@ enum class EventKind : uint8_t {
   kExecuteWrite,   // a WRITE's DMA starts: apply it, logging what it overwrote
   kAtomicArrival,  // an atomic reaches the NIC's atomic unit
   kBucketRelease,  // an atomic bucket frees up for its next waiter
+  kDetachedDone,   // a batch posted without waiting has had its last response
 };
 
 struct Event {

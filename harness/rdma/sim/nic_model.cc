@@ -83,20 +83,31 @@ void NicModel::Post(SimClient& client, std::span<const std::span<WorkRequest>> b
   client.batches_scheduling_ = static_cast<uint32_t>(batches.size());
   client.all_done_ = 0;
   for (size_t b = 0; b < batches.size(); ++b) {
-    // One doorbell per QP, then each work request.
-    posted += doorbell_ + static_cast<SimTime>(batches[b].size()) * post_request_;
     Batch& batch = client.in_flight_[b];
     batch.client = &client;
     batch.index = static_cast<uint16_t>(b);
     batch.requests = batches[b];
     batch.done = 0;
-    ScheduleRequester(batch, posted);
+    posted = ScheduleRequester(batch, posted);
   }
   client.thread_.cpu_free_at = posted;
   for (Batch& batch : client.in_flight_) ScheduleResponder(batch, 0);
 }
 
-void NicModel::ScheduleRequester(Batch& batch, SimTime posted) {
+void NicModel::PostWithoutWaiting(SimClient& client, Batch& batch, std::span<WorkRequest> requests,
+                                  uint16_t group) {
+  batch.client = &client;
+  batch.index = group;
+  batch.requests = requests;
+  batch.done = 0;
+  client.thread_.cpu_free_at = ScheduleRequester(batch, client.ThreadTime());
+  ScheduleResponder(batch, 0);
+}
+
+SimTime NicModel::ScheduleRequester(Batch& batch, SimTime cpu_time) {
+  // One doorbell per QP, then each work request.
+  const SimTime posted =
+      cpu_time + doorbell_ + static_cast<SimTime>(batch.requests.size()) * post_request_;
   const uint16_t server = batch.requests.front().remote.server;
   Nic& requester = RequesterNic(*batch.client);
   Nic& responder = ResponderNic(server);
@@ -113,6 +124,7 @@ void NicModel::ScheduleRequester(Batch& batch, SimTime posted) {
     }
     batch.timing[i].arrival = responder.inbound.Serve(at, inbound_service_, now) + nic_latency_;
   }
+  return posted;
 }
 
 void NicModel::ScheduleResponder(Batch& batch, uint32_t from) {
@@ -174,6 +186,10 @@ void NicModel::ScheduleResponder(Batch& batch, uint32_t from) {
   }
   // This batch's completion time is known; the client resumes when every
   // batch it posted together has completed.
+  if (batch.detached) {
+    events_.Push(batch.done, EventKind::kDetachedDone, &client, 0, batch.index);
+    return;
+  }
   client.all_done_ = std::max(client.all_done_, batch.done);
   if (--client.batches_scheduling_ == 0) {
     events_.Push(client.all_done_, EventKind::kResume, &client);

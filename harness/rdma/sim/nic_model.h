@@ -49,6 +49,10 @@ class NicModel {
   // time, charging the posting CPU; the client resumes (kResume) when all
   // have completed.
   void Post(SimClient& client, std::span<const std::span<WorkRequest>> batches);
+  // Posts one batch (event group `group`) that nobody waits for: the client
+  // pays the posting CPU and goes on; kDetachedDone fires at its last response.
+  void PostWithoutWaiting(SimClient& client, Batch& batch, std::span<WorkRequest> requests,
+                          uint16_t group);
   // Event handlers.
   void AtomicArrives(Batch& batch, uint32_t index);
   void ReleaseBucket(uint16_t nic, uint32_t bucket);
@@ -96,7 +100,9 @@ class NicModel {
     uint32_t unit = 0;            // its processing unit at the responder
   };
 
-  void ScheduleRequester(Batch& batch, SimTime posted);
+  // Posts `batch` from a thread whose CPU is free at `cpu_time`; returns when
+  // the CPU is done posting it.
+  SimTime ScheduleRequester(Batch& batch, SimTime cpu_time);
   // Schedules the batch's requests from `from` on until one must wait (an
   // atomic, or a blocked processing unit).
   void ScheduleResponder(Batch& batch, uint32_t from);

@@ -69,6 +69,10 @@ const NicParameter kParameters[] = {
          &NicProfile::cpu_poll_completion_ns, 0, 1e6),
     Real("cpu_wakeup_ns", kCompute, "CPU ns to wake a parked client of the same compute server",
          &NicProfile::cpu_wakeup_ns, 0, 1e6),
+    Real("cpu_lock_spinner_ns", kCompute,
+         "CPU ns a local lock hand-off takes longer per other client waiting on the same lock; "
+         "0 = waiters cost nothing",
+         &NicProfile::cpu_lock_spinner_ns, 0, 1e6),
     Real("cpu_index_cache_lookup_ns", kCompute, "CPU ns per index-cache lookup; 0 = not charged",
          &NicProfile::cpu_index_cache_lookup_ns, 0, 1e6),
     Real("cpu_key_generation_ns", kCompute,

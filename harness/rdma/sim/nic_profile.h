@@ -42,6 +42,7 @@ struct NicProfile {
   double cpu_doorbell_ns = 0;         // per batch (one doorbell)
   double cpu_poll_completion_ns = 0;  // per completion polled
   double cpu_wakeup_ns = 0;           // waking a parked coroutine of the same server
+  double cpu_lock_spinner_ns = 0;     // added to a lock hand-off per other waiter
   // Compute side: CPU time per piece of index and driver work (rdma::CpuWork).
   double cpu_index_cache_lookup_ns = 0;  // per index-cache lookup
   double cpu_key_generation_ns = 0;      // per operation the workload generates

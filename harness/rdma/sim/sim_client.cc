@@ -1,6 +1,8 @@
 #include "harness/rdma/sim/sim_client.h"
 
 #include <algorithm>
+#include <cstring>
+#include <string>
 
 #include "harness/rdma/errors.h"
 #include "harness/rdma/sim/sim_cluster.h"
@@ -13,6 +15,8 @@ SimClient::SimClient(SimCluster& cluster, SimThread& thread, ClientLocation loca
 
 void SimClient::Start(const std::function<void(Client&)>& body, size_t stack_bytes) {
   parked_ = wake_pending_ = permit_ = false;
+  detached_.clear();
+  free_detached_.clear();
   coroutine_.Start([this, &body] { body(*this); }, stack_bytes);
 }
 
@@ -22,6 +26,41 @@ void SimClient::ExecuteBatches(std::span<const std::span<WorkRequest>> batches) 
   cluster_.Post(*this, batches);
   coroutine_.Suspend();
   ChargeResumption(cluster_.profile().cpu_poll_completion_ns);
+}
+
+void SimClient::PostBatchWithoutWaiting(std::span<const WorkRequest> batch) {
+  uint16_t slot = 0;
+  if (!free_detached_.empty()) {
+    slot = free_detached_.back();
+    free_detached_.pop_back();
+  } else {
+    if (detached_.size() >= kDetachedGroup) {
+      throw VerbError("client " + std::to_string(location().index) + " has " +
+                      std::to_string(detached_.size()) +
+                      " batches posted without waiting in flight; no send queue holds that many");
+    }
+    slot = static_cast<uint16_t>(detached_.size());
+    detached_.emplace_back();
+  }
+  DetachedBatch& detached = detached_[slot];
+  detached.requests.assign(batch.begin(), batch.end());
+  size_t bytes = 0;
+  for (const WorkRequest& request : batch) bytes += request.length;
+  detached.payload.resize(bytes);
+  size_t offset = 0;
+  for (WorkRequest& request : detached.requests) {
+    std::memcpy(detached.payload.data() + offset, request.local, request.length);
+    request.local = detached.payload.data() + offset;
+    offset += request.length;
+  }
+  detached.batch = InFlightBatch{};
+  detached.batch.detached = true;
+  cluster_.PostWithoutWaiting(*this, detached.batch, detached.requests,
+                              static_cast<uint16_t>(kDetachedGroup + slot));
+}
+
+void SimClient::ForgetDetached(uint16_t group) {
+  free_detached_.push_back(static_cast<uint16_t>(group - kDetachedGroup));
 }
 
 void SimClient::ChargeResumption(double poll_ns) {
@@ -74,12 +113,14 @@ void SimClient::Park() {
   ChargeResumption(0);
 }
 
-void SimClient::Unpark(Client& other) {
-  CheckCanWake(other);
+void SimClient::WakeUp(Client& other, uint32_t spinners) {
   auto& target = static_cast<SimClient&>(other);
   if (target.parked_ && !target.wake_pending_) {
     target.wake_pending_ = true;
-    cluster_.Wake(target, ThreadTime() + Nanoseconds(cluster_.profile().cpu_wakeup_ns));
+    const NicProfile& profile = cluster_.profile();
+    const double handoff_ns =
+        profile.cpu_wakeup_ns + profile.cpu_lock_spinner_ns * static_cast<double>(spinners);
+    cluster_.Wake(target, ThreadTime() + Nanoseconds(handoff_ns));
   } else {
     target.permit_ = true;
   }

@@ -2,6 +2,8 @@
 // the simulated fabric completes them.
 #pragma once
 
+#include <cstdint>
+#include <deque>
 #include <functional>
 #include <span>
 #include <vector>
@@ -32,12 +34,13 @@ class SimClient final : public Client {
   void ChargeCpu(CpuWork work, uint64_t count) override;
   void Yield() override;
   void Park() override;
-  void Unpark(Client& other) override;
   uint64_t NowNanoseconds() const override;
   ChunkAllocator& allocator() override { return thread_.allocator; }
 
  protected:
+  void WakeUp(Client& other, uint32_t spinners) override;
   void ExecuteBatches(std::span<const std::span<WorkRequest>> batches) override;
+  void PostBatchWithoutWaiting(std::span<const WorkRequest> batch) override;
 
  private:
   friend class SimCluster;
@@ -58,7 +61,21 @@ class SimClient final : public Client {
     SimTime done = 0;             // when its last response reaches the requester
     uint32_t waiting_atomic = 0;  // while queued at an atomic bucket: which request
     bool atomic_parked = false;   // that atomic sits in a parking slot, not on its unit
+    bool detached = false;        // posted without waiting: nobody resumes on it
   };
+  // A batch posted without waiting owns copies of its requests and their
+  // bytes, since its poster has moved on; it lives until its last response.
+  struct DetachedBatch {
+    InFlightBatch batch;
+    std::vector<WorkRequest> requests;
+    std::vector<uint8_t> payload;
+  };
+  // Event groups at or above this name a detached batch's slot.
+  static constexpr uint16_t kDetachedGroup = 0x8000;
+  InFlightBatch& BatchOf(uint16_t group) {
+    return group >= kDetachedGroup ? detached_[group - kDetachedGroup].batch : in_flight_[group];
+  }
+  void ForgetDetached(uint16_t group);
 
   // Prepares a run of `body` on this client; SimCluster then drives it
   // through coroutine_, whose first Resume() makes the coroutine. `body`
@@ -76,6 +93,8 @@ class SimClient final : public Client {
   bool permit_ = false;
 
   std::vector<InFlightBatch> in_flight_;  // sized at each post; stable while in flight
+  std::deque<DetachedBatch> detached_;    // slots; a deque, so batches never move
+  std::vector<uint16_t> free_detached_;   // slots of detached_ free for reuse
   uint32_t batches_scheduling_ = 0;       // batches whose completion time is not known yet
   SimTime all_done_ = 0;
   // Last, so that destroying a client unwinds its body while the state the

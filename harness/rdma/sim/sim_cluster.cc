@@ -74,6 +74,13 @@ void SimCluster::Post(SimClient& client, std::span<const std::span<WorkRequest>>
   nic_model_.Post(client, batches);
 }
 
+void SimCluster::PostWithoutWaiting(SimClient& client, SimClient::InFlightBatch& batch,
+                                    std::span<WorkRequest> requests, uint16_t group) {
+  verbs_ += requests.size();
+  ++batches_;
+  nic_model_.PostWithoutWaiting(client, batch, requests, group);
+}
+
 void SimCluster::Dispatch(const Event& event) {
   SimClient* client = event.client;
   switch (event.kind) {
@@ -85,7 +92,7 @@ void SimCluster::Dispatch(const Event& event) {
       client->coroutine_.Resume();
       break;
     case EventKind::kExecuteRead: {
-      const SimClient::InFlightBatch& batch = client->in_flight_[event.group];
+      const SimClient::InFlightBatch& batch = client->BatchOf(event.group);
       WorkRequest& request = batch.requests[event.argument];
       const SimClient::Timing& timing = batch.timing[event.argument];
       memory(request.remote.server, request.remote.space)
@@ -94,7 +101,7 @@ void SimCluster::Dispatch(const Event& event) {
       break;
     }
     case EventKind::kExecuteWrite: {
-      const SimClient::InFlightBatch& batch = client->in_flight_[event.group];
+      const SimClient::InFlightBatch& batch = client->BatchOf(event.group);
       WorkRequest& request = batch.requests[event.argument];
       const SimClient::Timing& timing = batch.timing[event.argument];
       memory(request.remote.server, request.remote.space)
@@ -103,10 +110,13 @@ void SimCluster::Dispatch(const Event& event) {
       break;
     }
     case EventKind::kAtomicArrival:
-      nic_model_.AtomicArrives(client->in_flight_[event.group], event.argument);
+      nic_model_.AtomicArrives(client->BatchOf(event.group), event.argument);
       break;
     case EventKind::kBucketRelease:
       nic_model_.ReleaseBucket(event.group, event.argument);
+      break;
+    case EventKind::kDetachedDone:
+      client->ForgetDetached(event.group);
       break;
   }
 }

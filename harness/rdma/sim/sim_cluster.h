@@ -69,6 +69,10 @@ class SimCluster final : public Cluster {
 
   // Counts the verbs and hands them to the NIC model.
   void Post(SimClient& client, std::span<const std::span<WorkRequest>> batches);
+  // The same for a batch nobody waits for; `batch` (event group `group`) and
+  // `requests` live until the kDetachedDone event.
+  void PostWithoutWaiting(SimClient& client, SimClient::InFlightBatch& batch,
+                          std::span<WorkRequest> requests, uint16_t group);
   void Wake(SimClient& client, SimTime at);
   void Dispatch(const Event& event);
 

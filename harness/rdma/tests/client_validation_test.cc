@@ -43,7 +43,7 @@ class RecordingClient final : public Client {
   void ChargeCpu(CpuWork, uint64_t) override {}
   void Yield() override {}
   void Park() override {}
-  void Unpark(Client&) override {}
+  void WakeUp(Client&, uint32_t) override {}
   uint64_t NowNanoseconds() const override { return 0; }
   ChunkAllocator& allocator() override { return allocator_; }
 

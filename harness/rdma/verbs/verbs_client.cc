@@ -54,8 +54,7 @@ void VerbsClient::Park() {
   }
 }
 
-void VerbsClient::Unpark(Client& other) {
-  CheckCanWake(other);
+void VerbsClient::WakeUp(Client& other, uint32_t) {
   static_cast<VerbsClient&>(other).permit_.store(true, std::memory_order_release);
 }
 

@@ -33,11 +33,11 @@ class VerbsClient final : public Client {
   void ChargeCpu(CpuWork, uint64_t) override {}  // the CPU time is spent for real
   void Yield() override;
   void Park() override;
-  void Unpark(Client& other) override;
   uint64_t NowNanoseconds() const override;
   ChunkAllocator& allocator() override;
 
  protected:
+  void WakeUp(Client& other, uint32_t spinners) override;
   void ExecuteBatches(std::span<const std::span<WorkRequest>> batches) override;
 
  private:

@@ -168,7 +168,8 @@ TEST(LocalBackend, AnAbortedWaiterLeavesTheLocalLockQueue) {
         while (!held) client.Yield();
         table.Acquire(client, kLock);
         break;
-      case 2:  // fails the run once client 1 waits
+      case 2:  // fails the run once client 1 waits (the lock exists once held)
+        while (!held) client.Yield();
         while (!table.ShouldHandOver(kLock, 4)) client.Yield();
         throw rdma::VerbError("this client failed");
     }

@@ -72,14 +72,18 @@ TEST(TornReads, FgPlusCrcCatchesEveryTornRead) {
 }
 
 TEST(TornReads, TwoLevelVersionsCatchTornReadsUnderAscendingOrder) {
+  // A torn READ need not tear the entry a lookup wants, so one seed may
+  // retry nothing; over the seeds some must, or the test proves nothing.
+  uint64_t retries = 0;
   for (uint64_t seed = 1; seed <= 4; ++seed) {
     const TearingRun run =
         RunContended(Wide(TreeOptions::Sherman()), rdma::sim::DmaOrder::kAscending, seed, 4);
     EXPECT_GT(run.torn_reads, 0u) << "the sim tore no read: the test proves nothing";
-    EXPECT_GT(run.stats.read_retries, 0u);
     EXPECT_EQ(run.stats.torn_entries_returned, 0u) << "seed " << seed;
     EXPECT_TRUE(run.report.ok()) << testing::Describe(run.report);
+    retries += run.stats.read_retries;
   }
+  EXPECT_GT(retries, 0u);
 }
 
 // SMART (ASPLOS'24 §5): NICs need not DMA in address order; a READ can then

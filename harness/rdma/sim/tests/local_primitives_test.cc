@@ -115,6 +115,36 @@ TEST(Park, ParkedClientsWakeInUnparkOrderAfterTheWakeupCost) {
   for (uint64_t at : woken_at_ns) EXPECT_GE(at, unparked_at_ns + wakeup_ns);
 }
 
+// A lock handed over while others spin on it takes longer by the profile's
+// cost per spinner (Sherman's local lock is a ticket lock).
+TEST(Park, EachSpinnerDelaysTheHandOff) {
+  auto woken_after = [](uint32_t spinners) {
+    auto cluster = MakeCluster(Shape(1, 2, 1));
+    Roster roster(2);
+    uint64_t unparked_at_ns = 0;
+    uint64_t woken_at_ns = 0;
+    cluster->Run([&](Client& client) {
+      roster.Join(client);
+      if (client.location().index == 0) {
+        client.ChargeCpu(1000);
+        client.Yield();
+        unparked_at_ns = client.NowNanoseconds();
+        client.Unpark(roster[1], spinners);
+      } else {
+        client.Park();
+        woken_at_ns = client.NowNanoseconds();
+      }
+    });
+    return woken_at_ns - unparked_at_ns;
+  };
+  const NicProfile& profile = DefaultProfile();
+  ASSERT_GT(profile.cpu_lock_spinner_ns, 0);
+  const uint64_t alone = woken_after(0);
+  const uint64_t behind_ten = woken_after(10);
+  EXPECT_GE(alone, static_cast<uint64_t>(profile.cpu_wakeup_ns));
+  EXPECT_NEAR(static_cast<double>(behind_ten - alone), 10 * profile.cpu_lock_spinner_ns, 2);
+}
+
 TEST(Park, UnparkAcrossComputeServersThrowsVerbError) {
   auto cluster = MakeCluster(Shape(2, 1, 1));
   Roster roster(2);

@@ -43,7 +43,8 @@ TEST(NicProfile, ShippedProfileLoadsWithItsValues) {
   EXPECT_EQ(profile.cpu_post_request_ns, 40);
   EXPECT_EQ(profile.cpu_doorbell_ns, 80);
   EXPECT_EQ(profile.cpu_poll_completion_ns, 40);
-  EXPECT_EQ(profile.cpu_wakeup_ns, 200);
+  EXPECT_EQ(profile.cpu_wakeup_ns, 41);
+  EXPECT_EQ(profile.cpu_lock_spinner_ns, 31);
   EXPECT_EQ(profile.link_bandwidth_gbps, 100);
   EXPECT_EQ(profile.link_latency_ns, 350);
   EXPECT_EQ(profile.link_packet_overhead_bytes, 30u);
@@ -57,7 +58,9 @@ TEST(NicProfile, ShippedProfileLoadsWithItsValues) {
   EXPECT_EQ(profile.on_chip_memory_kib, 256u);
   EXPECT_EQ(profile.on_chip_access_ns, 50);
   EXPECT_EQ(profile.atomic_buckets, 4096u);
-  EXPECT_EQ(profile.atomic_on_chip_ns, 120);
+  EXPECT_EQ(profile.atomic_on_chip_ns, 180);
+  EXPECT_EQ(profile.processing_units, 32u);
+  EXPECT_EQ(profile.atomic_parking_slots, 96u);
   EXPECT_EQ(profile.cacheline_bytes, 64u);
   EXPECT_EQ(profile.dma_read_order, DmaOrder::kAscending);
 }
