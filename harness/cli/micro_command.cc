@@ -126,6 +126,11 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
       "or awaited (as the trees do)")(
       "max-handovers", po::value<uint64_t>(),
       "hocl: handovers in a row in the +Handover step (default 8, Sherman's kMaxHandOverTime)")(
+      "keys", po::value<uint64_t>(),
+      "cpu: key space whose bulkloaded level-1 nodes fill the index cache (default 10000000; "
+      "the paper's is 1000000000)")(
+      "cache-mib", po::value<uint64_t>(),
+      "cpu: index cache per compute server in MiB (default 64; the paper's is 500)")(
       "spinners", po::value<std::string>()->default_value("0,32,96,128,160"),
       "interference: numbers of spinning clients (the others READ)");
 
@@ -278,6 +283,21 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
     // not apply, only the seed (of the buffers, keys and workload).
     micro::CpuCostBenchmarkConfig config;
     config.seed = micro_options.seed;
+    if (values.count("keys")) {
+      config.keys = values["keys"].as<uint64_t>();
+      if (config.keys < 1000 || config.keys > (uint64_t{1} << 40)) {
+        throw ConfigError("--keys: " + std::to_string(config.keys) +
+                          " is not allowed; give 1000..2^40");
+      }
+    }
+    if (values.count("cache-mib")) {
+      const uint64_t mib = values["cache-mib"].as<uint64_t>();
+      if (mib < 1 || mib > (uint64_t{1} << 20)) {
+        throw ConfigError("--cache-mib: " + std::to_string(mib) +
+                          " is not allowed; give 1..1048576");
+      }
+      config.tree.cache_bytes = mib << 20;
+    }
     results["benchmarks"].push_back(micro::RunCpuCostBenchmark(config, std::cout));
   }
   if (values.count("out")) {
