@@ -2,6 +2,7 @@
 // and how Run() ends: normally, by deadlock, or by a client's exception.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -87,55 +88,55 @@ TEST(Park, PermitIsNotACounter) {
   EXPECT_EQ(parks_returned, 1);
 }
 
-TEST(Park, ParkedClientsWakeInUnparkOrderAfterTheWakeupCost) {
-  auto cluster = MakeCluster(Shape(1, 2, 2));
-  Roster roster(4);
-  std::vector<uint32_t> woken;
-  std::vector<uint64_t> woken_at_ns;
-  uint64_t unparked_at_ns = 0;
+// Every client but 0 parks; client 0 lets them, then calls `wake`. Returns
+// who resumed, in order, and how long after the wake each did.
+struct Wakeups {
+  std::vector<uint32_t> order;
+  std::vector<uint64_t> after_ns;
+};
+Wakeups ParkThenWake(const Topology& shape, uint32_t clients,
+                     const std::function<void(Client&, Roster&)>& wake) {
+  auto cluster = MakeCluster(shape);
+  Roster roster(clients);
+  Wakeups wakeups;
+  uint64_t woke_at_ns = 0;
   cluster->Run([&](Client& client) {
     roster.Join(client);
     if (client.location().index == 0) {
-      // Let the others park first, then wake them out of index order.
       client.ChargeCpu(1000);
       client.Yield();
-      unparked_at_ns = client.NowNanoseconds();
-      client.Unpark(roster[3]);
-      client.Unpark(roster[1]);
-      client.Unpark(roster[2]);
+      woke_at_ns = client.NowNanoseconds();
+      wake(client, roster);
     } else {
       client.Park();
-      woken.push_back(client.location().index);
-      woken_at_ns.push_back(client.NowNanoseconds());
+      wakeups.order.push_back(client.location().index);
+      wakeups.after_ns.push_back(client.NowNanoseconds() - woke_at_ns);
     }
   });
-  EXPECT_EQ(woken, (std::vector<uint32_t>{3, 1, 2}));
+  return wakeups;
+}
+
+TEST(Park, ParkedClientsWakeInUnparkOrderAfterTheWakeupCost) {
+  // Woken out of index order.
+  const Wakeups wakeups = ParkThenWake(Shape(1, 2, 2), 4, [](Client& client, Roster& roster) {
+    client.Unpark(roster[3]);
+    client.Unpark(roster[1]);
+    client.Unpark(roster[2]);
+  });
+  EXPECT_EQ(wakeups.order, (std::vector<uint32_t>{3, 1, 2}));
   const auto wakeup_ns = static_cast<uint64_t>(DefaultProfile().cpu_wakeup_ns);
-  ASSERT_EQ(woken_at_ns.size(), 3u);
-  for (uint64_t at : woken_at_ns) EXPECT_GE(at, unparked_at_ns + wakeup_ns);
+  ASSERT_EQ(wakeups.after_ns.size(), 3u);
+  for (uint64_t after : wakeups.after_ns) EXPECT_GE(after, wakeup_ns);
 }
 
 // A lock handed over while others spin on it takes longer by the profile's
 // cost per spinner (Sherman's local lock is a ticket lock).
 TEST(Park, EachSpinnerDelaysTheHandOff) {
   auto woken_after = [](uint32_t spinners) {
-    auto cluster = MakeCluster(Shape(1, 2, 1));
-    Roster roster(2);
-    uint64_t unparked_at_ns = 0;
-    uint64_t woken_at_ns = 0;
-    cluster->Run([&](Client& client) {
-      roster.Join(client);
-      if (client.location().index == 0) {
-        client.ChargeCpu(1000);
-        client.Yield();
-        unparked_at_ns = client.NowNanoseconds();
-        client.Unpark(roster[1], spinners);
-      } else {
-        client.Park();
-        woken_at_ns = client.NowNanoseconds();
-      }
+    const Wakeups wakeups = ParkThenWake(Shape(1, 2, 1), 2, [&](Client& client, Roster& roster) {
+      client.Unpark(roster[1], spinners);
     });
-    return woken_at_ns - unparked_at_ns;
+    return wakeups.after_ns.at(0);
   };
   const NicProfile& profile = DefaultProfile();
   ASSERT_GT(profile.cpu_lock_spinner_ns, 0);
