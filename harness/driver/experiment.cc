@@ -4,6 +4,7 @@
 #include <set>
 
 #include "harness/driver/run_config.h"
+#include "harness/driver/run_feasibility.h"
 #include "harness/rdma/errors.h"
 #include "harness/util/json_object_reader.h"
 
@@ -139,7 +140,7 @@ Experiment LoadExperiment(const std::string& file, const std::vector<std::string
         point.name = FileSafe(name.empty() ? "base" : name);
         point.config["name"] = experiment.name + "/" + point.name;
         try {
-          RunConfig::FromJson(point.config);
+          CheckRunCanProgress(RunConfig::FromJson(point.config));
         } catch (const ConfigError& error) {
           throw ConfigError("point " + point.name + ": " + error.what());
         }

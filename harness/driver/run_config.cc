@@ -1,5 +1,6 @@
 #include "harness/driver/run_config.h"
 
+#include "harness/driver/run_feasibility.h"
 #include "harness/rdma/errors.h"
 #include "harness/util/json_object_reader.h"
 
@@ -198,7 +199,9 @@ RunConfig LoadRunConfig(nlohmann::json document, const std::string& file,
                         const std::vector<std::string>& sets) {
   for (const std::string& assignment : sets) document = ApplySet(std::move(document), assignment);
   try {
-    return RunConfig::FromJson(document);
+    RunConfig config = RunConfig::FromJson(document);
+    CheckRunCanProgress(config);
+    return config;
   } catch (const ConfigError& error) {
     throw ConfigError(file + ": " + error.what());
   }
