@@ -7,6 +7,7 @@
 #include <string>
 
 #include "harness/driver/experiment.h"
+#include "harness/driver/memory_budget.h"
 #include "harness/driver/run_config.h"
 #include "harness/driver/tests/driver_test_support.h"
 #include "harness/rdma/errors.h"
@@ -86,6 +87,29 @@ TEST(Experiment, PointNamesFitAFileName) {
                                      {"variants", {{{"name", std::string(300, 'v')}}}}};
   EXPECT_TRUE(Mentions(Refusal([&] { LoadExperiment(WriteTemp("long.json", definition), {}); }),
                        "its name, the variant's and the sweep values', is 300 bytes"));
+}
+
+TEST(MachineBudget, KeySpaceBeyondThisMachineIsRefusedBeforeTheRun) {
+  // 2^48 keys used to allocate until the kernel killed the process (or
+  // std::bad_alloc), after minutes.
+  const RunConfig config =
+      LoadRunConfig({{"workload", {{"keys", uint64_t{1} << 48}}}}, "c.json", {});
+  EXPECT_TRUE(
+      Mentions(Refusal([&] { RequireMachineFor(config); }), "workload.keys (281474976710656 keys"));
+  EXPECT_GT(RunMemoryLowerBound(config, 0), (uint64_t{1} << 48) * 16 / 2);
+}
+
+TEST(MachineBudget, SimulatedClientsBeyondTheMappingLimitAreRefused) {
+  // 640 000 coroutine stacks used to spin in mmap for minutes, then fail.
+  const RunConfig config = LoadRunConfig(
+      {{"topology", {{"threads_per_compute_server", 10000}, {"coroutines_per_thread", 8}}}},
+      "c.json", {});
+  EXPECT_TRUE(Mentions(Refusal([&] { RequireMachineFor(config); }),
+                       "topology: the simulated fabric runs all 640000 clients"));
+  EXPECT_TRUE(Mentions(Refusal([&] { RequireMachineFor(config); }), "(vm.max_map_count)"));
+  EXPECT_EQ(
+      Refusal([] { RequireMachineFor(LoadRunConfig(nlohmann::json::object(), "c.json", {})); }),
+      "accepted");
 }
 
 }  // namespace
