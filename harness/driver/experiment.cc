@@ -94,7 +94,7 @@ Experiment LoadExperiment(const std::string& file, const std::vector<std::string
     JsonObjectReader reader(experiment.definition, "");
     experiment.name = reader.RequiredString("name");
     if (FileSafe(experiment.name) != experiment.name) {
-      throw ConfigError("name: \"" + experiment.name +
+      throw ConfigError("name: \"" + Printable(experiment.name) +
                         "\" must use only letters, digits and . _ = + - (it names a directory)");
     }
     experiment.figure = reader.String("figure", "");

@@ -62,7 +62,7 @@ void ReadFields(ComputeServerResult& result) {
                            : backend.Has("type") ? backend.Raw("type").dump()
                                                  : "missing";
   if (type != "verbs") {
-    throw ConfigError("not a real-cluster result (backend.type is " + type +
+    throw ConfigError("not a real-cluster result (backend.type is " + Printable(type) +
                       "); only verbs results are merged");
   }
   if (!backend.Has("fallbacks") || !backend.Raw("fallbacks").is_array()) {

@@ -112,7 +112,7 @@ RunConfig RunConfig::FromJson(const nlohmann::json& document) {
         if (!config.backend.nic_overrides.is_object()) {
           throw ConfigError(backend.FieldPath("nic_overrides") +
                             ": must be a JSON object of NIC-profile parameters and values, got " +
-                            config.backend.nic_overrides.dump());
+                            Printable(config.backend.nic_overrides.dump(), 57));
         }
       }
     } else {

@@ -81,6 +81,11 @@ TEST(Experiment, PointsOfOneNameAreRefused) {
                        "two points are named a-b"));
 }
 
+TEST(Experiment, LongNamesAreQuotedShort) {
+  const nlohmann::json definition = {{"name", "fig" + std::string(30000, '[')}};
+  EXPECT_LT(Refusal([&] { LoadExperiment(WriteTemp("name.json", definition), {}); }).size(), 400u);
+}
+
 TEST(Experiment, PointNamesFitAFileName) {
   const nlohmann::json definition = {{"name", "e"},
                                      {"base", {{"workload", {{"keys", 1000}}}}},

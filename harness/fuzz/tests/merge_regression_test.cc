@@ -70,6 +70,20 @@ TEST_F(MergeRegression, MissingOrMistypedSectionsAreNamed) {
                        "cs-0.json: schema_version: is 2, this dmbench merges 1"));
 }
 
+TEST_F(MergeRegression, LongValuesAreQuotedShort) {
+  // Operation names and buckets of 100 KB were quoted whole.
+  const std::string name(100000, '{');
+  EXPECT_LT(MergeWith([&](nlohmann::json& r) { r["operations"]["by_op"][name] = 1; }).size(), 500u);
+  EXPECT_LT(MergeWith([](nlohmann::json& r) {
+              r["operations"]["by_op"]["lookup"]["read_retries"]["buckets"][0] =
+                  std::string(100000, 'a');
+            }).size(),
+            500u);
+  EXPECT_LT(
+      MergeWith([](nlohmann::json& r) { r["backend"]["type"] = std::string(100000, 't'); }).size(),
+      500u);
+}
+
 TEST_F(MergeRegression, MeasuredWindowMustBePositive) {
   // 0 made every throughput infinite, written as null, which the summary
   // then failed to print.

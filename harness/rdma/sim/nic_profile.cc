@@ -188,7 +188,7 @@ NicProfile NicProfile::Load(const std::string& file) {
     JsonObjectReader reader(document, "");
     return FromJson(reader);
   } catch (const ConfigError& error) {
-    throw ConfigError("NIC profile " + file + ": " + error.what());
+    throw ConfigError("NIC profile " + Printable(file, 200) + ": " + error.what());
   }
 }
 
