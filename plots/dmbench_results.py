@@ -109,6 +109,10 @@ def read_json(path: Path, what: str) -> Any:
             return json.load(stream)
     except json.JSONDecodeError as error:
         raise ResultsError(f"{path}: {what} is not valid JSON ({error})") from None
+    except UnicodeDecodeError as error:
+        raise ResultsError(f"{path}: {what} is not UTF-8 text (byte {error.start})") from None
+    except RecursionError:
+        raise ResultsError(f"{path}: {what} is nested too deeply to be a result") from None
     except OSError as error:
         raise ResultsError(f"{path}: cannot read {what} ({error.strerror})") from None
 
@@ -198,7 +202,7 @@ class Experiment:
 
     @property
     def name(self) -> str:
-        return self.definition.get("name", self.directory.name)
+        return experiment_name(self.definition, self.directory)
 
     @property
     def figure(self) -> str:
@@ -207,6 +211,21 @@ class Experiment:
     @property
     def is_micro(self) -> bool:
         return "micro" in self.definition
+
+    @property
+    def paper_scale(self) -> dict:
+        """The experiment file's paper_scale (documentation: the paper's
+        parameters and results), {} when absent."""
+        if "paper_scale" not in self.definition:
+            return {}
+        return require(self.definition, "paper_scale",
+                       f"{self.directory / 'experiment.json'} experiment", OBJECT)
+
+
+def experiment_name(definition: dict, directory: Path) -> str:
+    """The experiment's name, from its file (checked by load_experiment),
+    else its directory's."""
+    return definition.get("name") or directory.name
 
 
 def load_experiment(directory: Path | str) -> Experiment:
@@ -218,6 +237,9 @@ def load_experiment(directory: Path | str) -> Experiment:
     index_file = directory / "experiment.json"
     index = read_json(index_file, "experiment index")
     definition = require(index, "experiment", index_file, OBJECT)
+    for field in ("name", "figure", "description"):
+        if field in definition:
+            require(definition, field, f"{index_file} experiment", STRING)
     entries = require(index, "points", index_file, LIST)
     if not entries:
         raise ResultsError(f"{index_file}: field 'points' is empty")

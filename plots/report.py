@@ -84,7 +84,9 @@ def discover(root: Path, prefix: str = "") -> dict[str, Path]:
         index_file = directory / "experiment.json"
         index = dr.read_json(index_file, "experiment index")
         definition = dr.require(index, "experiment", index_file, dr.OBJECT)
-        name = definition.get("name") or directory.name  # as dr.Experiment.name
+        if "name" in definition:
+            dr.require(definition, "name", f"{index_file} experiment", dr.STRING)
+        name = dr.experiment_name(definition, directory)
         if name in found:
             raise dr.ResultsError(
                 f"{found[name]} and {directory}: both hold experiment '{name}'; keep one, or "

@@ -42,9 +42,13 @@ def paper_results(experiments):
     """{"<mix> uniform" | "<mix> skew": {"mops", "p50_us", ...}}, when recorded."""
     merged = {}
     for experiment in experiments:
-        recorded = experiment.definition.get("paper_scale", {}).get("paper_results", {})
-        if isinstance(recorded, dict):
-            merged.update(recorded)
+        scale = experiment.paper_scale
+        if "paper_results" not in scale:
+            continue
+        source = f"{experiment.directory / 'experiment.json'} experiment.paper_scale"
+        recorded = dr.require(scale, "paper_results", source, dr.OBJECT)
+        for key in recorded:
+            merged[key] = dr.require(recorded, key, f"{source}.paper_results", dr.OBJECT)
     return merged
 
 

@@ -39,7 +39,7 @@ def caption(experiments) -> str:
     for experiment in experiments:
         if experiment.is_micro:
             continue
-        key_count = experiment.definition.get("paper_scale", {}).get("key_count")
+        key_count = experiment.paper_scale.get("key_count")
         if isinstance(key_count, int):
             paper.append(count_text(key_count))
         for point in experiment.points:

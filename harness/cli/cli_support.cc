@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "harness/rdma/errors.h"
+#include "harness/util/json_object_reader.h"
 
 namespace dmbench::cli {
 
@@ -28,7 +29,7 @@ std::vector<T> ParseList(const std::string& option, const std::string& text, con
       used = 0;
     }
     if (used == 0 || used != element.size()) {
-      throw ConfigError("--" + option + ": '" + element + "' is not a " + kind +
+      throw ConfigError("--" + option + ": '" + Printable(element) + "' is not a " + kind +
                         " (expected a comma-separated list such as " + example + ")");
     }
   }

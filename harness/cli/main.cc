@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/cli/fuzz_command.h"
 #include "harness/cli/merge_command.h"
 #include "harness/cli/micro_command.h"
 #include "harness/cli/nic_command.h"
@@ -24,6 +25,7 @@ constexpr const char* kUsage =
     "  nic     the calibration document of a simulated-fabric NIC profile\n"
     "  serve   a memory server of a real RDMA cluster\n"
     "  merge   one result from the results of a real cluster's compute servers\n"
+    "  fuzz    fuzz every input dmbench reads (a seeded campaign, cases per input kind)\n"
     "Run 'dmbench <command> --help' for a command's options.\n";
 
 }  // namespace
@@ -43,8 +45,9 @@ int main(int argc, char** argv) {
     if (command == "nic") return dmbench::cli::RunNicCommand(rest);
     if (command == "serve") return dmbench::cli::RunServeCommand(rest);
     if (command == "merge") return dmbench::cli::RunMergeCommand(rest);
+    if (command == "fuzz") return dmbench::cli::RunFuzzCommand(rest);
     std::cerr << "dmbench: unknown command '" << command
-              << "' (allowed: run, sweep, micro, nic, serve, merge)\n"
+              << "' (allowed: run, sweep, micro, nic, serve, merge, fuzz)\n"
               << kUsage;
     return 2;
   } catch (const dmbench::ConfigError& error) {

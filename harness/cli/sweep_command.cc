@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <boost/program_options.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -29,13 +30,36 @@ namespace fs = std::filesystem;
 namespace {
 
 // A finished result file: complete JSON of the current schema (files are
-// renamed into place only when written in full).
+// renamed into place only when written in full). Anything else, including
+// a file damaged since, is a point to run again.
 bool Finished(const fs::path& file) {
   std::ifstream stream(file);
   if (!stream) return false;
-  const nlohmann::json result = nlohmann::json::parse(stream, nullptr, false);
-  return !result.is_discarded() &&
-         result.value("schema_version", 0) == driver::kResultSchemaVersion;
+  nlohmann::json result;
+  try {
+    result = ParseJson(stream, file.string());
+  } catch (const ConfigError&) {
+    return false;
+  }
+  return result.is_object() &&
+         result.value("schema_version", nlohmann::json()) == driver::kResultSchemaVersion;
+}
+
+// The summary row of a finished index-run point; "unreadable" when the file
+// lacks the figures (results are checked by their schema, not here).
+std::string SummaryCells(const nlohmann::json& result) {
+  const nlohmann::json latency = result.value("latency_us", nlohmann::json::object());
+  const nlohmann::json cells = {
+      result.value("throughput_mops", nlohmann::json()),
+      latency.is_object() ? latency.value("p50", nlohmann::json()) : nlohmann::json(),
+      latency.is_object() ? latency.value("p99", nlohmann::json()) : nlohmann::json()};
+  if (!std::all_of(cells.begin(), cells.end(), [](const auto& c) { return c.is_number(); })) {
+    return "unreadable";
+  }
+  char line[64];
+  std::snprintf(line, sizeof(line), "%10.3f %10.2f %10.2f", cells[0].get<double>(),
+                cells[1].get<double>(), cells[2].get<double>());
+  return line;
 }
 
 struct Running {
@@ -197,11 +221,8 @@ int RunSweepCommand(const std::vector<std::string>& arguments) {
       std::snprintf(line, sizeof(line), "%-48s %10s\n", point.name.c_str(),
                     "see its table in the .log");
     } else {
-      const nlohmann::json result = ReadJsonFile(file.string());
-      std::snprintf(line, sizeof(line), "%-48s %10.3f %10.2f %10.2f\n", point.name.c_str(),
-                    result["throughput_mops"].get<double>(),
-                    result["latency_us"]["p50"].get<double>(),
-                    result["latency_us"]["p99"].get<double>());
+      std::snprintf(line, sizeof(line), "%-48s %s\n", point.name.c_str(),
+                    SummaryCells(ReadJsonFile(file.string())).c_str());
     }
     std::cout << line;
   }

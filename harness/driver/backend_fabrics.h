@@ -4,10 +4,13 @@
 #include <memory>
 
 #include "harness/driver/fabric.h"
+#include "harness/rdma/sim/nic_profile.h"
 
 namespace dmbench::driver {
 
 std::unique_ptr<Fabric> MakeSimFabric(const RunConfig& config);
+// The NIC profile a sim config runs on: backend.nic with its overrides.
+rdma::sim::NicProfile SimNicProfile(const RunConfig& config);
 std::unique_ptr<Fabric> MakeVerbsFabric(const RunConfig& config);
 
 }  // namespace dmbench::driver

@@ -10,6 +10,7 @@
 
 #include "harness/driver/build_info.h"
 #include "harness/driver/fabric.h"
+#include "harness/driver/memory_budget.h"
 #include "harness/driver/run_statistics.h"
 #include "indexes/common/consistency_checker.h"
 #include "indexes/tree_factory.h"
@@ -82,6 +83,7 @@ nlohmann::json VerifyJson(const indexes::ConsistencyReport& report) {
 BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress) {
   const auto wall_start = std::chrono::steady_clock::now();
   const std::string started_at = UtcNow();
+  RequireMachineFor(config);
   const std::unique_ptr<Fabric> fabric = MakeFabric(config);
   const rdma::ClusterShape& shape = fabric->cluster().shape();
   const std::unique_ptr<indexes::BLinkTree> tree =

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "harness/driver/run_config.h"
+#include "harness/driver/run_feasibility.h"
 #include "harness/rdma/errors.h"
 #include "harness/util/json_object_reader.h"
 
@@ -25,6 +26,10 @@ std::string FileSafe(const std::string& text) {
   }
   return safe;
 }
+
+// A point's result files are POINT.json, POINT.config.json, POINT.log and
+// POINT.json.partial; file systems allow 255 bytes per name.
+constexpr size_t kMaxPointNameBytes = 200;
 
 struct Variant {
   std::string name;
@@ -89,7 +94,7 @@ Experiment LoadExperiment(const std::string& file, const std::vector<std::string
     JsonObjectReader reader(experiment.definition, "");
     experiment.name = reader.RequiredString("name");
     if (FileSafe(experiment.name) != experiment.name) {
-      throw ConfigError("name: \"" + experiment.name +
+      throw ConfigError("name: \"" + Printable(experiment.name) +
                         "\" must use only letters, digits and . _ = + - (it names a directory)");
     }
     experiment.figure = reader.String("figure", "");
@@ -117,11 +122,13 @@ Experiment LoadExperiment(const std::string& file, const std::vector<std::string
       return experiment;
     }
     nlohmann::json base = reader.Has("base") ? reader.Raw("base") : nlohmann::json::object();
+    if (!base.is_object()) throw ConfigError("base: must be a run config (a JSON object)");
     for (const std::string& assignment : sets) base = ApplySet(std::move(base), assignment);
     const std::vector<Variant> variants = ReadVariants(reader);
     const std::vector<nlohmann::json> combinations = ReadSweep(reader);
     reader.RejectUnknownKeys();
 
+    std::set<std::string> names;
     for (const Variant& variant : variants) {
       for (const nlohmann::json& combination : combinations) {
         ExperimentPoint point;
@@ -137,9 +144,23 @@ Experiment LoadExperiment(const std::string& file, const std::vector<std::string
           name += (name.empty() ? "" : "__") + path + "=" + ValueText(value);
         }
         point.name = FileSafe(name.empty() ? "base" : name);
+        if (point.name.size() > kMaxPointNameBytes) {
+          throw ConfigError("point " + Printable(point.name) +
+                            ": its name, the variant's and the "
+                            "sweep values', is " +
+                            std::to_string(point.name.size()) +
+                            " bytes; it names the point's result file, which allows at most " +
+                            std::to_string(kMaxPointNameBytes));
+        }
+        if (!names.insert(point.name).second) {
+          // Each point's result file is named after it.
+          throw ConfigError("two points are named " + Printable(point.name, 120) +
+                            ", so one's result file would overwrite the other's: give the "
+                            "variants distinct names and each sweep axis distinct values");
+        }
         point.config["name"] = experiment.name + "/" + point.name;
         try {
-          RunConfig::FromJson(point.config);
+          CheckRunCanProgress(RunConfig::FromJson(point.config));
         } catch (const ConfigError& error) {
           throw ConfigError("point " + point.name + ": " + error.what());
         }

@@ -1,5 +1,6 @@
 #include "harness/driver/run_config.h"
 
+#include "harness/driver/run_feasibility.h"
 #include "harness/rdma/errors.h"
 #include "harness/util/json_object_reader.h"
 
@@ -111,7 +112,7 @@ RunConfig RunConfig::FromJson(const nlohmann::json& document) {
         if (!config.backend.nic_overrides.is_object()) {
           throw ConfigError(backend.FieldPath("nic_overrides") +
                             ": must be a JSON object of NIC-profile parameters and values, got " +
-                            config.backend.nic_overrides.dump());
+                            Printable(config.backend.nic_overrides.dump(), 57));
         }
       }
     } else {
@@ -161,9 +162,12 @@ nlohmann::json SetPath(nlohmann::json document, const std::string& path, nlohman
   for (;;) {
     const size_t dot = path.find('.', start);
     const std::string key = path.substr(start, dot - start);
-    if (key.empty()) throw ConfigError(path + ": empty field name in the path");
+    if (key.empty()) throw ConfigError(Printable(path, 120) + ": empty field name in the path");
     if (!node->is_object()) {
-      throw ConfigError(path + ": " + path.substr(0, start - 1) + " is not an object");
+      throw ConfigError(
+          Printable(path, 120) + ": " +
+          (start == 0 ? std::string("the document") : Printable(path.substr(0, start - 1), 120)) +
+          " is not an object");
     }
     if (dot == std::string::npos) {
       (*node)[key] = std::move(value);
@@ -178,13 +182,25 @@ nlohmann::json SetPath(nlohmann::json document, const std::string& path, nlohman
 nlohmann::json ApplySet(nlohmann::json document, const std::string& assignment) {
   const size_t equals = assignment.find('=');
   if (equals == std::string::npos || equals == 0) {
-    throw ConfigError("--set " + assignment + ": expected path=value, e.g. index.combine=false");
+    throw ConfigError("--set " + Printable(assignment, 120) +
+                      ": expected path=value, e.g. index.combine=false");
   }
+  const std::string path = assignment.substr(0, equals);
   const std::string text = assignment.substr(equals + 1);
-  nlohmann::json value = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (value.is_discarded()) value = text;  // a bare word: a string
+  nlohmann::json value;
   try {
-    return SetPath(std::move(document), assignment.substr(0, equals), std::move(value));
+    value = ParseJson(text, "--set " + path);
+  } catch (const ConfigError&) {
+    value = text;  // not JSON: a bare word, a string ("fgplus")
+  }
+  try {
+    value.dump();
+  } catch (const nlohmann::json::type_error&) {
+    throw ConfigError("--set " + Printable(path, 120) + ": the value " + Printable(text) +
+                      " is not valid UTF-8 text");
+  }
+  try {
+    return SetPath(std::move(document), path, std::move(value));
   } catch (const ConfigError& error) {
     throw ConfigError(std::string("--set ") + error.what());
   }
@@ -198,7 +214,9 @@ RunConfig LoadRunConfig(nlohmann::json document, const std::string& file,
                         const std::vector<std::string>& sets) {
   for (const std::string& assignment : sets) document = ApplySet(std::move(document), assignment);
   try {
-    return RunConfig::FromJson(document);
+    RunConfig config = RunConfig::FromJson(document);
+    CheckRunCanProgress(config);
+    return config;
   } catch (const ConfigError& error) {
     throw ConfigError(file + ": " + error.what());
   }

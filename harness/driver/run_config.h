@@ -56,7 +56,8 @@ nlohmann::json SetPath(nlohmann::json document, const std::string& path, nlohman
 // is valid JSON, else taken as a string ("fgplus").
 nlohmann::json ApplySet(nlohmann::json document, const std::string& assignment);
 
-// Reads a config file, applies the overrides in order, and resolves it.
+// Reads a config file, applies the overrides in order, resolves it, and
+// refuses it if it can never make progress (run_feasibility.h).
 RunConfig LoadRunConfig(const std::string& file, const std::vector<std::string>& sets);
 // The same for a document already read from `file`.
 RunConfig LoadRunConfig(nlohmann::json document, const std::string& file,

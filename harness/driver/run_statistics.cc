@@ -89,7 +89,7 @@ std::vector<LogLinearHistogram::Bucket> BucketsFromJson(JsonObjectReader& reader
         !bucket[1].is_number() || !bucket[2].is_number_unsigned()) {
       throw ConfigError(path +
                         ": must be [low, high, count] with a non-negative integer count, got " +
-                        bucket.dump());
+                        Printable(bucket.dump(), 57));
     }
     buckets.push_back({Unscaled(bucket[0].get<double>(), scale, path + "[0]"),
                        Unscaled(bucket[1].get<double>(), scale, path + "[1]"),
@@ -204,7 +204,7 @@ size_t OpTypeIndex(const std::string& name, const std::string& path) {
     if (type_name == name) return i;
     allowed += (allowed.empty() ? "" : ", ") + type_name;
   }
-  throw ConfigError(path + ": unknown operation type (allowed: " + allowed + ")");
+  throw ConfigError(Printable(path, 120) + ": unknown operation type (allowed: " + allowed + ")");
 }
 
 }  // namespace

@@ -11,7 +11,7 @@ namespace {
 class SimFabric final : public Fabric {
  public:
   explicit SimFabric(const RunConfig& config)
-      : profile_(LoadProfile(config)), cluster_(config.topology, profile_, Options(config)) {}
+      : profile_(SimNicProfile(config)), cluster_(config.topology, profile_, Options(config)) {}
 
   rdma::Cluster& cluster() override { return cluster_; }
   void Run(const rdma::Cluster::ClientBody& body, bool measured) override {
@@ -46,16 +46,6 @@ class SimFabric final : public Fabric {
   }
 
  private:
-  static rdma::sim::NicProfile LoadProfile(const RunConfig& config) {
-    rdma::sim::NicProfile profile = rdma::sim::NicProfile::Find(config.backend.nic);
-    nlohmann::json overrides = config.backend.nic_overrides;
-    if (!config.backend.dma_read_order.empty()) {
-      overrides["dma_read_order"] = config.backend.dma_read_order;
-    }
-    JsonObjectReader reader(overrides, "backend.nic_overrides");
-    profile.ApplyOverrides(reader, "the run config (backend.nic_overrides)");
-    return profile;
-  }
   static rdma::sim::SimOptions Options(const RunConfig& config) {
     rdma::sim::SimOptions options;
     options.seed = config.seed;
@@ -68,6 +58,17 @@ class SimFabric final : public Fabric {
 };
 
 }  // namespace
+
+rdma::sim::NicProfile SimNicProfile(const RunConfig& config) {
+  rdma::sim::NicProfile profile = rdma::sim::NicProfile::Find(config.backend.nic);
+  nlohmann::json overrides = config.backend.nic_overrides;
+  if (!config.backend.dma_read_order.empty()) {
+    overrides["dma_read_order"] = config.backend.dma_read_order;
+  }
+  JsonObjectReader reader(overrides, "backend.nic_overrides");
+  profile.ApplyOverrides(reader, "the run config (backend.nic_overrides)");
+  return profile;
+}
 
 std::unique_ptr<Fabric> MakeSimFabric(const RunConfig& config) {
   return std::make_unique<SimFabric>(config);

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <span>
 
 #include "harness/rdma/client_location.h"
@@ -84,6 +85,16 @@ class Client {
   }
   // Time on this client's clock: simulated on the sim, monotonic elsewhere.
   virtual uint64_t NowNanoseconds() const = 0;
+  // How long a READ of `length` bytes of host memory at `source` takes this
+  // client on an idle fabric, on its clock, when the backend can know: the
+  // simulated fabric prices it from its NIC profile; real NICs do not say.
+  // Lets index code tell a loaded fabric from a request that cannot be fast.
+  virtual std::optional<uint64_t> UnloadedReadNanoseconds(GlobalAddress source,
+                                                          uint32_t length) const {
+    (void)source;
+    (void)length;
+    return std::nullopt;
+  }
 
   // Remote memory allocation, carved locally from chunks (chunk_allocator.h).
   virtual ChunkAllocator& allocator() = 0;

@@ -1,6 +1,7 @@
 #include "harness/util/json_object_reader.h"
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -11,9 +12,61 @@ namespace dmbench {
 namespace {
 
 std::string Describe(const nlohmann::json& value) {
-  std::string text = value.dump();
-  if (text.size() > 60) text = text.substr(0, 57) + "...";
-  return text;
+  // A string set from the command line may hold bytes that are not UTF-8.
+  return Printable(value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), 57);
+}
+
+// Stops a parse at the first value nested deeper than kMaxJsonDepth.
+struct TooDeep {
+  size_t depth;
+};
+
+bool LimitDepth(int depth, nlohmann::json::parse_event_t event, nlohmann::json&) {
+  if (depth > kMaxJsonDepth && (event == nlohmann::json::parse_event_t::object_start ||
+                                event == nlohmann::json::parse_event_t::array_start)) {
+    throw TooDeep{static_cast<size_t>(depth)};
+  }
+  return true;
+}
+
+// The library's parse error without its internal prefix, and with the
+// text it last read (which can be a whole line of input) cut short.
+std::string ParseErrorText(const nlohmann::json::exception& error) {
+  std::string text = error.what();
+  const size_t prefix = text.find("] ");
+  if (text.starts_with("[json.exception") && prefix != std::string::npos) {
+    text.erase(0, prefix + 2);
+  }
+  const std::string marker = "last read: '";
+  const size_t start = text.find(marker);
+  if (start != std::string::npos) {
+    const size_t from = start + marker.size();
+    const size_t end = text.rfind('\'');
+    if (end != std::string::npos && end >= from) {
+      std::string last = text.substr(from, end - from);
+      if (last.size() > 40) last = "..." + last.substr(last.size() - 37);
+      text = text.substr(0, from) + last + text.substr(end);
+    }
+  }
+  return Printable(text, 300);
+}
+
+template <typename Input>
+nlohmann::json Parse(Input&& input, const std::string& what) {
+  try {
+    return nlohmann::json::parse(std::forward<Input>(input), LimitDepth, true,
+                                 /*ignore_comments=*/true);
+  } catch (const nlohmann::json::parse_error& error) {
+    throw ConfigError(what + ": not valid JSON: " + ParseErrorText(error));
+  } catch (const nlohmann::json::out_of_range& error) {
+    // A number beyond what a double holds ("1e999").
+    throw ConfigError(what + ": not valid JSON: " + ParseErrorText(error));
+  } catch (const TooDeep& deep) {
+    throw ConfigError(what + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
+                      " levels (" + std::to_string(deep.depth) +
+                      " or more); no input of "
+                      "dmbench nests that deep");
+  }
 }
 
 template <typename T>
@@ -28,7 +81,7 @@ std::string RangeText(T min, T max) {
 JsonObjectReader::JsonObjectReader(const nlohmann::json& object, std::string path)
     : object_(object), path_(std::move(path)) {
   if (!object_.is_object()) {
-    throw ConfigError((path_.empty() ? std::string("the config") : path_) +
+    throw ConfigError((path_.empty() ? std::string("the document") : path_) +
                       ": must be a JSON object, got " + Describe(object_));
   }
 }
@@ -131,18 +184,43 @@ void JsonObjectReader::RejectUnknownKeys() const {
     if (known_.count(key) != 0) continue;
     std::string list;
     for (const std::string& option : known_) list += (list.empty() ? "" : ", ") + option;
-    throw ConfigError("unknown key " + FieldPath(key) + " (allowed here: " + list + ")");
+    throw ConfigError("unknown key " + Printable(FieldPath(key), 120) + " (allowed here: " + list +
+                      ")");
   }
 }
 
+nlohmann::json ParseJson(std::istream& text, const std::string& what) { return Parse(text, what); }
+
+nlohmann::json ParseJson(const std::string& text, const std::string& what) {
+  return Parse(text, what);
+}
+
 nlohmann::json ReadJsonFile(const std::string& file) {
-  std::ifstream stream(file);
-  if (!stream) throw ConfigError("cannot open " + file);
-  try {
-    return nlohmann::json::parse(stream, nullptr, true, /*ignore_comments=*/true);
-  } catch (const nlohmann::json::parse_error& error) {
-    throw ConfigError(file + ": not valid JSON: " + error.what());
+  std::error_code error;
+  if (std::filesystem::is_directory(file, error)) {
+    throw ConfigError("cannot open " + Printable(file, 200) + ": it is a directory");
   }
+  std::ifstream stream(file);
+  if (!stream) throw ConfigError("cannot open " + Printable(file, 200));
+  return Parse(stream, Printable(file, 200));
+}
+
+std::string Printable(std::string_view text, size_t max_bytes) {
+  std::string shown;
+  for (const char c : text) {
+    if (shown.size() >= max_bytes) {
+      shown += "...";
+      break;
+    }
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte < 0x7f) {
+      shown += c;
+    } else {
+      static constexpr char kHex[] = "0123456789abcdef";
+      shown += {'\\', 'x', kHex[byte >> 4], kHex[byte & 15]};
+    }
+  }
+  return shown;
 }
 
 }  // namespace dmbench

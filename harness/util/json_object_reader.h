@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <istream>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -47,7 +49,23 @@ class JsonObjectReader {
   std::set<std::string> known_;
 };
 
+// JSON nested deeper than this is refused: no config or result comes near
+// it, and the library recurses once per level when it copies, compares or
+// prints a document, so that deep enough nesting would overflow the stack.
+constexpr int kMaxJsonDepth = 256;
+
+// Parses JSON text (comments allowed); ConfigError names `what` (a file, an
+// option) and where and why the text is not JSON, or that it is nested
+// deeper than kMaxJsonDepth.
+nlohmann::json ParseJson(std::istream& text, const std::string& what);
+nlohmann::json ParseJson(const std::string& text, const std::string& what);
+
 // Parses a file as JSON; ConfigError names the file and the parse error.
 nlohmann::json ReadJsonFile(const std::string& file);
+
+// `text` for an error message: bytes that are not printable ASCII escaped
+// (\xNN), and cut to about `max_bytes` with "..." when longer, so that a
+// message quoting user input stays one readable line.
+std::string Printable(std::string_view text, size_t max_bytes = 60);
 
 }  // namespace dmbench

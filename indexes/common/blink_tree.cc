@@ -32,13 +32,6 @@ BLinkTree::BLinkTree(const TreeOptions& options, const rdma::ClusterShape& shape
       shape_(shape),
       format_(options),
       lock_table_(options) {
-  if (format_.leaf_capacity() < 2 || format_.internal_capacity() < 3) {
-    throw ConfigError("index.node_bytes: " + std::to_string(options.node_bytes) +
-                      " bytes hold only " + std::to_string(format_.leaf_capacity()) +
-                      " leaf entries and " + std::to_string(format_.internal_capacity()) +
-                      " internal entries of this key and value size; at least 2 and 3 are "
-                      "needed: raise node_bytes");
-  }
   locker_ = make_locker(lock_table_);
   for (uint32_t i = 0; i < shape.compute_servers; ++i) {
     compute_servers_.push_back(

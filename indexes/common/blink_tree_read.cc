@@ -1,7 +1,9 @@
 // Lock-free reads: lookups and range queries.
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -20,24 +22,60 @@ namespace {
 // READs in a row and the run fails with the reason.
 constexpr uint32_t kMaxConsecutiveSlowReads = 2000;
 
-[[noreturn]] void SlowReadsFailure(rdma::GlobalAddress address, uint64_t took_ns,
-                                   double window_us) {
+std::string Microseconds(double ns) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.3g us", ns / 1000);
+  return text;
+}
+
+// Says whether the window is too short for the node even on an idle fabric
+// (no load could be blamed: the config cannot work) or the memory server is
+// overloaded, by what an unloaded READ of the node takes when the backend
+// knows it.
+[[noreturn]] void SlowReadsFailure(rdma::GlobalAddress address, uint32_t node_bytes,
+                                   uint64_t took_ns, double window_us,
+                                   std::optional<uint64_t> unloaded_ns) {
+  const std::string node = std::to_string(node_bytes) + "-byte node (index.node_bytes)";
+  std::string what = std::to_string(kMaxConsecutiveSlowReads) + " READs in a row of node " +
+                     address.ToString() + " outlasted the " + Microseconds(window_us * 1000) +
+                     " version wrap window (index.wrap_window_us)";
+  if (!unloaded_ns) {
+    throw std::runtime_error(
+        what + "; the last took " + Microseconds(static_cast<double>(took_ns)) +
+        ". This backend does not know what an unloaded READ of this " + node +
+        " takes: either memory server " + std::to_string(address.server) +
+        " is overloaded, or one READ of such a node cannot fit the window on this hardware; "
+        "reduce the load on it or raise index.wrap_window_us");
+  }
+  const double unloaded = static_cast<double>(*unloaded_ns);
+  if (unloaded >= window_us * 1000) {
+    throw std::runtime_error(
+        what + ": an unloaded READ of this " + node + " takes " + Microseconds(unloaded) +
+        " on this fabric, longer than the window itself, so no READ of it can ever be trusted, "
+        "whatever the load (the last took " +
+        Microseconds(static_cast<double>(took_ns)) + "); raise index.wrap_window_us well above " +
+        Microseconds(unloaded) + " or lower index.node_bytes");
+  }
+  char slower[32];
+  std::snprintf(slower, sizeof(slower), "%.1fx", static_cast<double>(took_ns) / unloaded);
   throw std::runtime_error(
-      std::to_string(kMaxConsecutiveSlowReads) + " READs in a row of node " + address.ToString() +
-      " outlasted the " + std::to_string(window_us) + " us version wrap window (the last took " +
-      std::to_string(took_ns / 1000.0) + " us): memory server " + std::to_string(address.server) +
-      " is overloaded and Sherman's 4-bit versions cannot make progress; reduce the load on it "
-      "or raise index.wrap_window_us");
+      what + "; the last took " + Microseconds(static_cast<double>(took_ns)) +
+      " where an unloaded READ of this " + node + " takes " + Microseconds(unloaded) +
+      ": memory server " + std::to_string(address.server) + " is overloaded (queueing made " +
+      "its READs " + slower + " slower) and Sherman's 4-bit versions cannot make progress " +
+      "while it is; reduce the load on it (fewer clients, less skew) or raise " +
+      "index.wrap_window_us");
 }
 
 }  // namespace
 
-bool BLinkTree::TooSlowToTrust(rdma::GlobalAddress address, uint64_t took_ns, IndexOpStats& stats,
-                               uint32_t& slow_reads) const {
+bool BLinkTree::TooSlowToTrust(rdma::Client& client, rdma::GlobalAddress address, uint64_t took_ns,
+                               IndexOpStats& stats, uint32_t& slow_reads) const {
   if (!format_.short_versions() || took_ns <= wrap_window_ns_) return false;
   ++stats.slow_read_retries;
   if (++slow_reads == kMaxConsecutiveSlowReads) {
-    SlowReadsFailure(address, took_ns, options_.wrap_window_us);
+    SlowReadsFailure(address, format_.node_bytes(), took_ns, options_.wrap_window_us,
+                     client.UnloadedReadNanoseconds(address, format_.node_bytes()));
   }
   return true;
 }
@@ -58,7 +96,7 @@ bool BLinkTree::Lookup(rdma::Client& client, uint64_t key, uint64_t* value, Inde
         ++stats.read_retries;
         continue;
       }
-      if (TooSlowToTrust(address, took, stats, slow_reads)) continue;
+      if (TooSlowToTrust(client, address, took, stats, slow_reads)) continue;
       slow_reads = 0;
       format_.DecodeHeader(scratch.node.data(), &leaf);
       if (leaf.free || leaf.level != 0 || key < leaf.low_fence) {
@@ -119,7 +157,7 @@ size_t BLinkTree::ReadLeaves(rdma::Client& client, std::span<const rdma::GlobalA
     const uint64_t started = client.NowNanoseconds();
     client.ExecuteConcurrently(batches);
     const uint64_t took = client.NowNanoseconds() - started;
-    if (TooSlowToTrust(leaves[pending.front()], took, stats, slow_reads)) {
+    if (TooSlowToTrust(client, leaves[pending.front()], took, stats, slow_reads)) {
       // Re-issue the whole batch once (a passing load spike); a batch slow
       // twice in a row is halved each time, down to one leaf, so that a
       // batch too big for the window still makes progress.

@@ -5,6 +5,7 @@
 #include "harness/rdma/errors.h"
 #include "harness/util/json_object_reader.h"
 #include "indexes/common/index_layout.h"
+#include "indexes/common/node_format.h"
 
 namespace dmbench::indexes {
 
@@ -73,9 +74,17 @@ void TreeOptions::Validate(const rdma::ClusterShape& shape) const {
         "it); use 64-bit locks (masked_locks = false)");
   }
   if (on_chip && shape.on_chip_memory_bytes < IndexLayout::kLockTableBytes) {
-    fail("on_chip: the global lock table needs " + std::to_string(IndexLayout::kLockTableBytes) +
+    fail("onchip: the global lock table needs " + std::to_string(IndexLayout::kLockTableBytes) +
          " bytes of on-chip memory per memory server, the fabric offers " +
-         std::to_string(shape.on_chip_memory_bytes) + "; set on_chip to false");
+         std::to_string(shape.on_chip_memory_bytes) + "; set onchip to false");
+  }
+  const NodeFormat format(*this);
+  if (format.leaf_capacity() < 2 || format.internal_capacity() < 3) {
+    fail("node_bytes: " + std::to_string(node_bytes) + " bytes hold only " +
+         std::to_string(format.leaf_capacity()) + " leaf entries and " +
+         std::to_string(format.internal_capacity()) +
+         " internal entries of this key and value size; at least 2 and 3 are needed: raise "
+         "node_bytes");
   }
 }
 

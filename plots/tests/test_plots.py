@@ -132,6 +132,47 @@ class PlotScripts(unittest.TestCase):
         self.assertIn("microbenchmark experiment", run.stderr)
 
 
+class DamagedResults(unittest.TestCase):
+    """Damage found by tests/fuzz_results.py, each of which used to escape
+    as a Python exception instead of a ResultsError naming file and field."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory(prefix="dmbench-damaged-")
+        self.directory = fixtures.fig14(Path(self.tmp.name))[0]
+        self.index_file = self.directory / "experiment.json"
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def edit_index(self, edit):
+        index = json.loads(self.index_file.read_text())
+        edit(index)
+        self.index_file.write_text(json.dumps(index))
+
+    def test_experiment_figure_and_name_must_be_strings(self):
+        self.edit_index(lambda index: index["experiment"].update(figure=1))
+        with self.assertRaisesRegex(dr.ResultsError, r"experiment: field 'figure' should be a string"):
+            dr.load_experiment(self.directory)
+        self.edit_index(lambda index: index["experiment"].update(figure="Figure 14", name=[1]))
+        with self.assertRaisesRegex(dr.ResultsError, r"experiment: field 'name' should be a string"):
+            dr.load_experiment(self.directory)
+
+    def test_paper_scale_must_be_an_object(self):
+        self.edit_index(lambda index: index["experiment"].update(paper_scale=[1]))
+        experiment = dr.load_experiment(self.directory)
+        with self.assertRaisesRegex(dr.ResultsError, r"field 'paper_scale' should be an object"):
+            workload_scale.caption([experiment])
+
+    def test_result_that_is_not_utf8_or_nested_too_deep_is_named(self):
+        result = self.directory / json.loads(self.index_file.read_text())["points"][0]["result"]
+        result.write_bytes(b"{\"a\": \"\xff\"}")
+        with self.assertRaisesRegex(dr.ResultsError, r"is not UTF-8 text"):
+            dr.load_experiment(self.directory)
+        result.write_bytes(b"[" * 100000)
+        with self.assertRaisesRegex(dr.ResultsError, r"nested too deeply"):
+            dr.load_experiment(self.directory)
+
+
 def copy_tree(source: Path, target: Path) -> None:
     target.mkdir(parents=True)
     for file in source.iterdir():

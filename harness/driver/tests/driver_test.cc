@@ -12,6 +12,8 @@
 namespace dmbench::driver {
 namespace {
 
+using testing::WriteTemp;
+
 std::string MessageOf(const nlohmann::json& document) {
   try {
     RunConfig::FromJson(document);
@@ -108,12 +110,6 @@ TEST(BenchmarkRunner, ShermanBeatsFgPlusOnSkewedWrites) {
   const double sherman = RunBenchmark(testing::SmallRun("sherman", "write-intensive"), nullptr)
                              .result["throughput_mops"];
   EXPECT_GT(sherman, fgplus);
-}
-
-std::string WriteTemp(const std::string& name, const nlohmann::json& document) {
-  const std::string path = ::testing::TempDir() + "/" + name;
-  std::ofstream(path) << document.dump();
-  return path;
 }
 
 TEST(Experiment, VariantsCrossTheSweepAndEveryPointIsValidated) {

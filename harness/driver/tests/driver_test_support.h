@@ -1,6 +1,11 @@
 // A small, fast run config for driver tests: 2 machines, 2 x 4 clients each.
 #pragma once
 
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
 #include "harness/driver/run_config.h"
 
 namespace dmbench::driver::testing {
@@ -18,6 +23,13 @@ inline RunConfig SmallRun(const std::string& index_type, const std::string& mix)
                              {"workload", {{"mix", mix}, {"keys", 20000}}},
                              {"run", {{"warmup_ms", 0.1}, {"measure_ms", 0.5}, {"seed", 3}}}};
   return RunConfig::FromJson(document);
+}
+
+// Writes `document` to a file of the test's temporary directory; its path.
+inline std::string WriteTemp(const std::string& name, const nlohmann::json& document) {
+  const std::string path = ::testing::TempDir() + "/" + name;
+  std::ofstream(path) << document.dump();
+  return path;
 }
 
 }  // namespace dmbench::driver::testing

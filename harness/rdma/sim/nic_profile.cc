@@ -136,7 +136,8 @@ NicProfile NicProfile::Find(const std::string& name_or_path) {
   if (is_path) return Load(name_or_path);
   const std::filesystem::path directory = std::filesystem::path(ConfigDirectory()) / "nic";
   const std::filesystem::path file = directory / (name_or_path + ".json");
-  if (!std::filesystem::exists(file)) {
+  std::error_code missing;  // a name too long for the file system is unknown too
+  if (!std::filesystem::is_regular_file(file, missing)) {
     std::string available;
     std::error_code error;
     for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
@@ -144,7 +145,7 @@ NicProfile NicProfile::Find(const std::string& name_or_path) {
         available += (available.empty() ? "" : ", ") + entry.path().stem().string();
       }
     }
-    throw ConfigError("unknown NIC profile '" + name_or_path + "' (available in " +
+    throw ConfigError("unknown NIC profile '" + Printable(name_or_path) + "' (available in " +
                       directory.string() + ": " + (available.empty() ? "none" : available) + ")");
   }
   return Load(file.string());
@@ -187,7 +188,7 @@ NicProfile NicProfile::Load(const std::string& file) {
     JsonObjectReader reader(document, "");
     return FromJson(reader);
   } catch (const ConfigError& error) {
-    throw ConfigError("NIC profile " + file + ": " + error.what());
+    throw ConfigError("NIC profile " + Printable(file, 200) + ": " + error.what());
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include "harness/rdma/errors.h"
 #include "harness/rdma/sim/sim_cluster.h"
+#include "harness/rdma/sim/unloaded_timing.h"
 
 namespace dmbench::rdma::sim {
 
@@ -128,6 +129,14 @@ void SimClient::WakeUp(Client& other, uint32_t spinners) {
 
 uint64_t SimClient::NowNanoseconds() const {
   return static_cast<uint64_t>(ThreadTime() / kPicosecondsPerNanosecond);
+}
+
+std::optional<uint64_t> SimClient::UnloadedReadNanoseconds(GlobalAddress source,
+                                                           uint32_t length) const {
+  if (source.space != MemorySpace::kHost) return std::nullopt;
+  const ReadPath path = PathOf(cluster_.topology(), location().compute_server, source.server);
+  return static_cast<uint64_t>(UnloadedReadTime(cluster_.profile(), length, path) /
+                               kPicosecondsPerNanosecond);
 }
 
 }  // namespace dmbench::rdma::sim

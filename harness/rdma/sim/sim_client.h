@@ -35,6 +35,8 @@ class SimClient final : public Client {
   void Yield() override;
   void Park() override;
   uint64_t NowNanoseconds() const override;
+  std::optional<uint64_t> UnloadedReadNanoseconds(GlobalAddress source,
+                                                  uint32_t length) const override;
   ChunkAllocator& allocator() override { return thread_.allocator; }
 
  protected:

@@ -16,12 +16,7 @@ SimCluster::SimCluster(const Topology& topology, const NicProfile& profile,
       random_(options.seed),
       nic_model_(profile_, topology_, *this, events_, random_) {
   topology_.Validate();
-  shape_.memory_servers = topology_.memory_servers;
-  shape_.compute_servers = topology_.compute_servers;
-  shape_.clients = topology_.clients();
-  shape_.host_memory_bytes = topology_.host_memory_bytes();
-  shape_.on_chip_memory_bytes = profile_.on_chip_memory_kib * 1024;
-  shape_.masked_compare_and_swap = true;
+  shape_ = ShapeOf(topology_, profile_);
 
   for (uint32_t server = 0; server < topology_.memory_servers; ++server) {
     host_memory_.push_back(
@@ -47,6 +42,17 @@ SimCluster::SimCluster(const Topology& topology, const NicProfile& profile,
 }
 
 SimCluster::~SimCluster() = default;
+
+ClusterShape SimCluster::ShapeOf(const Topology& topology, const NicProfile& profile) {
+  ClusterShape shape;
+  shape.memory_servers = topology.memory_servers;
+  shape.compute_servers = topology.compute_servers;
+  shape.clients = topology.clients();
+  shape.host_memory_bytes = topology.host_memory_bytes();
+  shape.on_chip_memory_bytes = profile.on_chip_memory_kib * 1024;
+  shape.masked_compare_and_swap = true;
+  return shape;
+}
 
 MemoryRegion& SimCluster::memory(uint16_t server, MemorySpace space) {
   if (server >= topology_.memory_servers) {

@@ -57,6 +57,8 @@ class SimCluster final : public Cluster {
   void RunClients(const ClientBody& body) override { Run(body); }
 
   const ClusterShape& shape() const override { return shape_; }
+  // The shape a cluster of `topology` on `profile` offers, before making it.
+  static ClusterShape ShapeOf(const Topology& topology, const NicProfile& profile);
   const Topology& topology() const { return topology_; }
   const NicProfile& profile() const { return profile_; }
   SimTime now() const { return now_; }

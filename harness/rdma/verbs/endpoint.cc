@@ -6,12 +6,13 @@
 #include <memory>
 
 #include "harness/rdma/errors.h"
+#include "harness/util/json_object_reader.h"
 
 namespace dmbench::rdma::verbs {
 
 Endpoint ParseEndpoint(const std::string& text, const std::string& field, bool allow_any_port) {
   auto fail = [&](const std::string& why) {
-    throw ConfigError(field + ": '" + text + "' " + why +
+    throw ConfigError(field + ": '" + Printable(text) + "' " + why +
                       " (expected host:port, e.g. 10.0.0.1:7471)");
   };
   const size_t colon = text.rfind(':');

@@ -57,11 +57,28 @@ MemoryServerInfo MemoryServerInfo::Decode(const void* data, size_t length,
                     ": run the same build everywhere");
   }
   MemoryServerInfo info;
-  info.on_chip_is_device_memory = (Get<uint16_t>(in) & 1) != 0;
+  const uint16_t flags = Get<uint16_t>(in);
+  if (flags > 1) {
+    throw VerbError("memory server " + peer + " sent flags " + std::to_string(flags) +
+                    " that protocol version " + std::to_string(kVersion) +
+                    " does not have: is it a dmbench serve of this build?");
+  }
+  info.on_chip_is_device_memory = flags == 1;
   for (RemoteRegion* region : {&info.host, &info.on_chip}) {
     region->base = Get<uint64_t>(in);
     region->bytes = Get<uint64_t>(in);
     region->rkey = Get<uint32_t>(in);
+    // Offsets into a region are 48 bits (GlobalAddress), and its last byte
+    // must have an address.
+    const char* name = region == &info.host ? "host memory" : "on-chip memory";
+    if (region->bytes > kMaxRegionBytes || region->base > UINT64_MAX - region->bytes) {
+      throw VerbError("memory server " + peer + " offers " + name + " of " +
+                      std::to_string(region->bytes) + " bytes at " + std::to_string(region->base) +
+                      ", which no address space holds (at most 2^48 bytes, not past 2^64)");
+    }
+  }
+  if (info.host.bytes == 0) {
+    throw VerbError("memory server " + peer + " offers no host memory");
   }
   info.device_memory_offered = Get<uint64_t>(in);
   info.device_memory_errno = Get<uint32_t>(in);

@@ -30,13 +30,16 @@ struct MemoryServerInfo {
   std::string FallbackReason() const;
 
   std::vector<uint8_t> Encode() const;
-  // Throws VerbError naming `peer` when the data is short, foreign or from
-  // another protocol version.
+  // Throws VerbError naming `peer` when the data is short, foreign (its magic,
+  // unknown flags, a region no address space holds) or from another
+  // protocol version.
   static MemoryServerInfo Decode(const void* data, size_t length, const std::string& peer);
 
   static constexpr uint32_t kMagic = 0x444d4253;  // "DMBS"
   static constexpr uint16_t kVersion = 1;
   static constexpr size_t kEncodedBytes = 4 + 2 + 2 + 8 + 8 + 4 + 8 + 8 + 4 + 8 + 4;
+  // A region's offsets are 48 bits (GlobalAddress).
+  static constexpr uint64_t kMaxRegionBytes = uint64_t{1} << 48;
 };
 
 }  // namespace dmbench::rdma::verbs

@@ -152,7 +152,7 @@ TEST(JsonObjectReader, ObjectMustBePresentAndAnObject) {
   EXPECT_EQ(ErrorOf({{"sub", 5}}, "cfg", [](JsonObjectReader& r) { r.Object("sub"); }),
             "cfg.sub: must be a JSON object, got 5");
   EXPECT_EQ(ErrorOf(json::array({1}), "", [](JsonObjectReader&) {}),
-            "the config: must be a JSON object, got [1]");
+            "the document: must be a JSON object, got [1]");
 }
 
 TEST(JsonObjectReader, LongValuesAreAbbreviatedInErrors) {
@@ -215,6 +215,67 @@ TEST(ReadJsonFile, InvalidJsonNamesTheFileAndTheParseError) {
     EXPECT_TRUE(Mentions(error.what(), path + ": not valid JSON: "));
     EXPECT_TRUE(Mentions(error.what(), "parse error"));
   }
+}
+
+// Found by `dmbench fuzz`: the library's internal prefix and a "last read"
+// of a whole line leaked into the message.
+TEST(ReadJsonFile, ParseErrorsAreShortAndFreeOfLibraryInternals) {
+  const std::string path =
+      WriteTemp("last-read", "{\"a\": \"" + std::string(100000, 'x') + "\\u00zz\"}");
+  try {
+    ReadJsonFile(path);
+    FAIL() << "parsed invalid JSON";
+  } catch (const ConfigError& error) {
+    const std::string message = error.what();
+    EXPECT_TRUE(Mentions(message, path + ": not valid JSON: parse error at line 1, column "));
+    EXPECT_EQ(message.find("json.exception"), std::string::npos) << message;
+    EXPECT_LT(message.size(), 500u) << message;
+  }
+}
+
+// Found by `dmbench fuzz`: nesting deep enough to overflow the stack when
+// the document is copied or printed is refused while parsing.
+TEST(ReadJsonFile, NestingDeeperThanAnyInputIsRefused) {
+  const std::string deep = std::string(200000, '[') + std::string(200000, ']');
+  EXPECT_THROW(ParseJson(deep, "deep"), ConfigError);
+  try {
+    ParseJson(deep, "deep.json");
+  } catch (const ConfigError& error) {
+    EXPECT_TRUE(Mentions(error.what(), "deep.json: JSON nested deeper than 256 levels"));
+  }
+  const std::string fine = std::string(kMaxJsonDepth, '[') + std::string(kMaxJsonDepth, ']');
+  EXPECT_NO_THROW(ParseJson(fine, "fine"));
+}
+
+// Found by `dmbench fuzz`: a number beyond a double escaped as the
+// library's out_of_range.
+TEST(ReadJsonFile, NumberTooLargeIsAParseError) {
+  try {
+    ParseJson("{\"a\": 1e999}", "big.json");
+    FAIL() << "parsed 1e999";
+  } catch (const ConfigError& error) {
+    EXPECT_TRUE(Mentions(error.what(), "big.json: not valid JSON: number overflow"));
+  }
+}
+
+TEST(ReadJsonFile, DirectoryIsNamed) {
+  EXPECT_THROW(ReadJsonFile(::testing::TempDir()), ConfigError);
+}
+
+// Found by `dmbench fuzz`: a key of 100 KB and bytes that are not UTF-8
+// were quoted whole into the message.
+TEST(JsonObjectReader, UnknownKeysAreQuotedShortAndPrintable) {
+  const std::string key = std::string(100000, 'k') + "\xff";
+  const std::string message = ErrorOf({{"known", 1}, {"x\x01", 2}}, "t", [](JsonObjectReader& r) {
+    r.Unsigned("known", 0, 0, 9);
+    r.RejectUnknownKeys();
+  });
+  EXPECT_TRUE(Mentions(message, "unknown key t.x\\x01 (allowed here: known)"));
+  const std::string long_message =
+      ErrorOf({{key, 1}}, "t", [](JsonObjectReader& r) { r.RejectUnknownKeys(); });
+  EXPECT_LT(long_message.size(), 300u);
+  EXPECT_EQ(Printable("a\nb\xff"), "a\\x0ab\\xff");
+  EXPECT_EQ(Printable(std::string(100, 'a'), 10), std::string(10, 'a') + "...");
 }
 
 }  // namespace

@@ -252,7 +252,19 @@ TEST(NicProfile, MissingFileIsNamed) {
 
 TEST(NicProfile, ProfileMustBeAnObject) {
   EXPECT_TRUE(Mentions(LoadError("array", nlohmann::json::array({1, 2})),
-                       "the config: must be a JSON object"));
+                       "the document: must be a JSON object"));
+}
+
+// Found by `dmbench fuzz`: a name too long for the file system escaped as
+// std::filesystem_error, quoting the whole name.
+TEST(NicProfile, NameTooLongForAFileIsUnknown) {
+  try {
+    NicProfile::Find(std::string(100000, 'n'));
+    FAIL() << "found a profile";
+  } catch (const ConfigError& error) {
+    EXPECT_TRUE(Mentions(error.what(), "unknown NIC profile 'nnnn"));
+    EXPECT_LT(std::string(error.what()).size(), 500u);
+  }
 }
 
 }  // namespace

@@ -67,6 +67,37 @@ TEST(VerbsMemoryServerInfo, ForeignOrShortDataIsRejectedByName) {
   EXPECT_THROW(MemoryServerInfo::Decode(bytes.data(), bytes.size(), "peer"), VerbError);
 }
 
+// Found by `dmbench fuzz`: flags this version does not have were ignored,
+// and regions no address space holds were taken as they came.
+TEST(VerbsMemoryServerInfo, UnknownFlagsAndImpossibleRegionsAreForeign) {
+  MemoryServerInfo info;
+  info.host = {0x7f0012345000, 1ull << 30, 1};
+  const std::vector<uint8_t> good = info.Encode();
+  EXPECT_NO_THROW(MemoryServerInfo::Decode(good.data(), good.size(), "peer"));
+  auto decode_error = [](const std::vector<uint8_t>& bytes) {
+    try {
+      MemoryServerInfo::Decode(bytes.data(), bytes.size(), "peer");
+    } catch (const VerbError& error) {
+      return std::string(error.what());
+    }
+    return std::string("accepted");
+  };
+  std::vector<uint8_t> bytes = good;
+  bytes[6] = 2;  // flags
+  EXPECT_NE(decode_error(bytes).find("sent flags 2 that protocol version 1 does not have"),
+            std::string::npos);
+  MemoryServerInfo wrapping = info;
+  wrapping.host.base = ~uint64_t{0} - 100;
+  EXPECT_NE(decode_error(wrapping.Encode()).find("which no address space holds"),
+            std::string::npos);
+  MemoryServerInfo huge = info;
+  huge.on_chip.bytes = uint64_t{1} << 50;
+  EXPECT_NE(decode_error(huge.Encode()).find("on-chip memory of"), std::string::npos);
+  MemoryServerInfo empty = info;
+  empty.host.bytes = 0;
+  EXPECT_NE(decode_error(empty.Encode()).find("offers no host memory"), std::string::npos);
+}
+
 TEST(VerbsMemoryServerInfo, FallbackReasonSaysWhy) {
   MemoryServerInfo info;
   info.on_chip.bytes = 256 << 10;

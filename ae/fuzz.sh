@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# A long fuzz campaign over every input dmbench reads: `dmbench fuzz` (run
+# configs, --set overrides, experiment files, NIC profiles, result files and
+# histories for merge, the memory server's connection data, and the command
+# line end to end) and plots/tests/fuzz_results.py (result directories read
+# by the plot scripts and the report). Prints the cases per input kind and
+# exits 1 if either found anything. Each finding is printed with the
+# command that replays it; dmbench's also saves its input under
+# OUT/findings/.
+#
+#   ae/fuzz.sh [--cases N] [--seed S] [--out DIR]
+#
+# N (default 20000) cases per in-process kind of dmbench; N/20 command-line
+# cases; N/100 plot cases, N/1000 report cases and N/2000 plot-script
+# processes (each of those draws a figure). Set DMBENCH to a dmbench binary
+# to skip the build; build an ASan+UBSan one (cmake --preset asan) to run
+# the campaign under the sanitizers.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cases=20000
+seed=1
+out=results/fuzz
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --cases) cases="$2"; shift 2 ;;
+    --seed) seed="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    *) echo "ae/fuzz.sh: unknown option '$1' (allowed: --cases N, --seed S, --out DIR)" >&2
+       exit 2 ;;
+  esac
+done
+if ! [[ "$cases" =~ ^[0-9]+$ && "$seed" =~ ^[0-9]+$ ]]; then
+  echo "ae/fuzz.sh: --cases and --seed take non-negative integers" >&2
+  exit 2
+fi
+
+if [[ -z "${DMBENCH:-}" ]]; then
+  ae/setup.sh main
+  echo "== build (release)" >&2
+  cmake --preset release >/dev/null
+  cmake --build --preset release -j "$(nproc)" --target dmbench >/dev/null
+  DMBENCH=build/release/harness/cli/dmbench
+fi
+mkdir -p "$out"
+
+status=0
+echo "== dmbench fuzz: $cases cases per in-process kind, seed $seed" >&2
+"$DMBENCH" fuzz --cases "$cases" --cli-cases $((cases / 20)) --seed "$seed" \
+  --findings "$out/findings" || status=1
+echo "== plot scripts and report" >&2
+/usr/bin/python3 plots/tests/fuzz_results.py --cases $((cases / 100)) \
+  --report-cases $((cases / 1000)) --cli-cases $((cases / 2000)) --seed "$seed" || status=1
+exit "$status"

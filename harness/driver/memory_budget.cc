@@ -1,0 +1,97 @@
+#include "harness/driver/memory_budget.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <deque>
+#include <fstream>
+
+#include "harness/driver/backend_fabrics.h"
+#include "harness/rdma/errors.h"
+
+namespace dmbench::driver {
+
+namespace {
+
+// Linux's default vm.max_map_count, when /proc does not say.
+constexpr uint64_t kDefaultMaxMappings = 65530;
+// Mappings a process has besides the run's: its binary, libraries, heap.
+constexpr uint64_t kOtherMappings = 1000;
+
+uint64_t MaxMappings() {
+  std::ifstream limit("/proc/sys/vm/max_map_count");
+  uint64_t mappings = 0;
+  return limit >> mappings && mappings > 0 ? mappings : kDefaultMaxMappings;
+}
+
+std::string Gibibytes(long double bytes) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.3Lg GiB", bytes / (1ull << 30));
+  return text;
+}
+
+}  // namespace
+
+uint64_t PhysicalMemoryBytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_bytes = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page_bytes <= 0) return 0;
+  return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_bytes);
+}
+
+uint64_t RunMemoryLowerBound(const RunConfig& config, uint64_t atomic_buckets) {
+  const long double keys = static_cast<long double>(config.workload.BulkloadCount());
+  long double bytes = keys * 16;  // (key, value) pairs handed to the bulkload
+  if (config.backend.type == "sim") {
+    bytes += keys * (config.index.key_bytes + config.index.value_bytes);
+    // A bucket holds at least its free time and its queue of waiters.
+    constexpr long double kBucketBytes = sizeof(int64_t) + sizeof(std::deque<void*>);
+    bytes +=
+        static_cast<long double>(config.topology.memory_servers) * atomic_buckets * kBucketBytes;
+  }
+  return bytes >= 1.8e19L ? UINT64_MAX : static_cast<uint64_t>(bytes);
+}
+
+void RequireMemory(uint64_t bytes, const std::string& what) {
+  const uint64_t physical = PhysicalMemoryBytes();
+  if (physical == 0 || bytes <= physical) return;
+  throw ConfigError(what + " needs at least " + Gibibytes(bytes) +
+                    " of memory in this process, and this machine has " + Gibibytes(physical));
+}
+
+void RequireMachineFor(const RunConfig& config) {
+  const std::string keys = "workload.keys (" + std::to_string(config.workload.keys) +
+                           " keys, of which workload.bulkload_fraction bulkloads " +
+                           std::to_string(config.workload.BulkloadCount()) + ")";
+  if (config.backend.type != "sim") {
+    RequireMemory(RunMemoryLowerBound(config, 0), keys + ", 16 bytes per bulkloaded key,");
+    return;
+  }
+  const rdma::sim::NicProfile profile = SimNicProfile(config);
+  RequireMemory(RunMemoryLowerBound(config, profile.atomic_buckets),
+                "the simulated cluster of " + keys + " and topology.memory_servers (" +
+                    std::to_string(config.topology.memory_servers) + ", with " +
+                    std::to_string(profile.atomic_buckets) +
+                    " atomic buckets each), counting only the bulkload's keys and values and "
+                    "the buckets,");
+  // Each client's coroutine stack is two mappings (the stack and its guard
+  // page), each memory server's host and on-chip memory one each.
+  const uint64_t clients = config.topology.clients();
+  const uint64_t servers = config.topology.memory_servers;
+  const uint64_t limit = MaxMappings();
+  if (2 * clients + 2 * servers + kOtherMappings <= limit) return;
+  const std::string fewer =
+      2 * servers + kOtherMappings + 2 > limit
+          ? "use at most " + std::to_string((limit - kOtherMappings) / 2 - 1) + " memory servers"
+          : "use at most " + std::to_string((limit - kOtherMappings) / 2 - servers) + " clients";
+  throw ConfigError("topology: the simulated fabric runs all " + std::to_string(clients) +
+                    " clients (compute_servers x threads_per_compute_server x "
+                    "coroutines_per_thread) and " +
+                    std::to_string(servers) + " memory servers in this process, which needs " +
+                    std::to_string(2 * clients + 2 * servers) +
+                    " memory mappings, and this "
+                    "machine allows " +
+                    std::to_string(limit) + " per process (vm.max_map_count); " + fewer);
+}
+
+}  // namespace dmbench::driver

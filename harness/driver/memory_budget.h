@@ -1,0 +1,33 @@
+// What a run holds in this process's memory at least, against what the
+// machine has: a key space far beyond it would otherwise end in an
+// allocation failure or the kernel's OOM killer, long after the start.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "harness/driver/run_config.h"
+
+namespace dmbench::driver {
+
+// The machine's physical memory, bytes (0 when it cannot be read).
+uint64_t PhysicalMemoryBytes();
+
+// The least this process holds for a run of `config`: the bulkload's
+// entries (16 bytes per key) and, on the simulated fabric, whose memory
+// servers live in this process, the keys and values the tree stores and
+// the NICs' atomic buckets. `atomic_buckets`: the NIC profile's, per
+// memory server (0 for a real cluster).
+uint64_t RunMemoryLowerBound(const RunConfig& config, uint64_t atomic_buckets);
+
+// Throws ConfigError naming `what` (the fields that ask for it) when
+// `bytes` exceed this machine's physical memory.
+void RequireMemory(uint64_t bytes, const std::string& what);
+
+// Throws ConfigError unless this machine can hold a run of `config`: its
+// memory (RunMemoryLowerBound) and, on the simulated fabric, the memory
+// mappings of its clients' guard-paged coroutine stacks and its memory
+// servers, within the kernel's per-process limit (vm.max_map_count).
+void RequireMachineFor(const RunConfig& config);
+
+}  // namespace dmbench::driver

@@ -1,0 +1,305 @@
+"""Fuzzes what the plot scripts and the report read: the result directories
+of `dmbench sweep` (experiment.json and one result per point), damaged.
+
+Each case takes the fixture results of one figure (tests/fixtures.py) or of
+one paper experiment, damages one or more of their files (values of the
+wrong type or out of range, missing and unknown fields, NaN and infinities,
+truncated or invalid JSON, an experiment index pointing nowhere), and reads
+them as the scripts do:
+
+  plots       in-process: dmbench_results.load_experiment and the figure's
+              draw(); must draw or raise ResultsError (a message naming the
+              file and field)
+  report      in-process: report.py's main() on a results root holding the
+              damaged experiment; must return 0 or 1 (a broken experiment is
+              reported as an error, the rest still written)
+  plots-cli   a figure script in a process of its own: exit status 0, 1
+              (results missing or malformed) or 2 (bad command line), a
+              message, no traceback, within the time limit
+
+Any other exception, exit status or a traceback is a finding. Cases are
+drawn from (seed, kind, case number), so a finding is replayed alone:
+
+    /usr/bin/python3 plots/tests/fuzz_results.py [--cases N] [--report-cases N]
+        [--cli-cases N] [--seed S] [--case N --kind KIND]
+
+Prints the cases per kind; exits 1 if there were findings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import importlib
+import io
+import json
+import math
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import fixtures
+
+PLOTS = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(PLOTS))
+import dmbench_results as dr  # noqa: E402  (needs the path above)
+
+CLI_TIMEOUT_SECONDS = 120
+# Experiments for report cases: an index figure, a micro figure and the
+# experiment behind most of the calibration claims.
+REPORT_EXPERIMENTS = ("fig14-in-depth", "fig16-hocl", "calibration-basics", "table1-fg")
+
+EDGE_VALUES = (None, True, False, 0, -1, 1, 2**63, -2**63, 2**64, 0.5, -0.0, 1e-300, 1e308,
+               -1e308, math.nan, math.inf, -math.inf, "", "x", "fgplus", "sherman", "1e3",
+               [], [0], [[0, 0, 1]], {}, {"p50": 1})
+
+
+# ----------------------------------------------------------- mutation
+
+def nodes(document, path=()):
+    """(path, value) of every node, the root first."""
+    yield path, document
+    if isinstance(document, dict):
+        for key, value in document.items():
+            yield from nodes(value, path + (key,))
+    elif isinstance(document, list):
+        for index, value in enumerate(document):
+            yield from nodes(value, path + (index,))
+
+
+def set_at(document, path, value):
+    if not path:
+        return value
+    parent = document
+    for key in path[:-1]:
+        parent = parent[key]
+    parent[path[-1]] = value
+    return document
+
+
+def near(rng: random.Random, value):
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, (int, float)):
+        return rng.choice((0, -value, value * 1000, value + 1, value - 1, value / 3,
+                           math.nan, math.inf))
+    if isinstance(value, str):
+        return rng.choice(("", value[:-1], value + "_", value.upper(), 7))
+    if isinstance(value, list):
+        return rng.choice(([], value + value[:1], value[::-1], value[:1]))
+    if isinstance(value, dict):
+        return rng.choice(({}, [], None))
+    return rng.choice(EDGE_VALUES)
+
+
+def mutate(rng: random.Random, document, edits: int):
+    document = copy.deepcopy(document)
+    for _ in range(edits):
+        every = list(nodes(document))
+        path, value = rng.choice(every[1:] or every)
+        action = rng.randrange(6)
+        if action == 0:
+            document = set_at(document, path, copy.deepcopy(rng.choice(EDGE_VALUES)))
+        elif action in (1, 2):
+            document = set_at(document, path, near(rng, value))
+        elif action == 3 and path:
+            parent = document
+            for key in path[:-1]:
+                parent = parent[key]
+            del parent[path[-1]]
+        elif action == 4:
+            _, other = rng.choice(every)
+            if other is not value:
+                document = set_at(document, path, copy.deepcopy(other))
+        elif isinstance(value, dict):
+            value[rng.choice(("bogus", "", "count"))] = rng.choice(EDGE_VALUES)
+        elif isinstance(value, list):
+            value.append(copy.deepcopy(rng.choice(value or [None])))
+    return document
+
+
+def damage_bytes(rng: random.Random, data: bytes) -> bytes:
+    at = rng.randrange(len(data) + 1)
+    choice = rng.randrange(4)
+    if choice == 0:
+        return data[:at]  # truncated
+    if choice == 1:
+        return data[:at] + rng.choice(b'{}[]",:0e-').to_bytes(1, "little") + data[at:]
+    if choice == 2:
+        return data[:at] + b"[" * rng.randrange(1000, 5000) + data[at:]
+    return data[:at] + b"\x00\xff" + data[at:]  # not UTF-8
+
+
+def damage_directory(rng: random.Random, directory: Path) -> str:
+    """Damages the result files of one sweep directory; says how."""
+    files = sorted(directory.glob("*.json"))
+    how = []
+    for _ in range(1 + rng.randrange(3)):
+        victim = rng.choice(files)
+        if not victim.exists():
+            continue
+        choice = rng.randrange(10)
+        if choice == 0:
+            victim.write_bytes(damage_bytes(rng, victim.read_bytes()))
+            how.append(f"{victim.name}: text damaged")
+        elif choice == 1 and victim.name != "experiment.json":
+            victim.unlink()
+            how.append(f"{victim.name}: removed")
+        else:
+            try:
+                document = json.loads(victim.read_bytes())
+            except (ValueError, RecursionError):
+                continue  # its text is damaged already
+            damaged = mutate(rng, document, 1 + rng.randrange(3))
+            victim.write_text(json.dumps(damaged), encoding="utf-8")
+            how.append(f"{victim.name}: {json.dumps(damaged)[:3000]}")
+    return "\n".join(how)
+
+
+# -------------------------------------------------------------- cases
+
+class Fixtures:
+    """The fixture results, built once, copied for each case."""
+
+    def __init__(self, root: Path):
+        self.figures = {script: build(root / "figures" / script.removesuffix(".py"))
+                        for script, (build, _) in fixtures.FIGURES.items()}
+        self.report = fixtures.paper_experiments(root / "report", REPORT_EXPERIMENTS)
+
+
+def copy_directories(directories, target: Path) -> list[Path]:
+    copies = []
+    for number, directory in enumerate(directories):
+        copied = target / f"{number}-{directory.name}"
+        shutil.copytree(directory, copied)
+        copies.append(copied)
+    return copies
+
+
+def plots_case(rng, fixture: Fixtures, case_dir: Path) -> tuple[str, str]:
+    """("finding" or "accepted" or "refused", detail)."""
+    script = rng.choice(sorted(fixture.figures))
+    extra = dict(fixtures.FIGURES)[script][1]
+    directories = copy_directories(fixture.figures[script], case_dir)
+    victim = rng.choice(directories)
+    how = f"{script} on {victim.name}:\n" + damage_directory(rng, victim)
+    # fig11.py is fig10.py's draw() with figure 11.
+    module = importlib.import_module("fig10" if script == "fig11.py" else script.removesuffix(".py"))
+    parser = argparse.ArgumentParser()
+    if hasattr(module, "add_arguments"):
+        module.add_arguments(parser)
+    args = parser.parse_args(extra)
+    args.results, args.out = [str(d) for d in directories], str(case_dir / "out")
+    if script == "fig11.py":
+        args.figure = 11
+    plt = dr.pyplot()
+    try:
+        with redirect_stderr(io.StringIO()):
+            experiments = [dr.load_experiment(d) for d in directories]
+            figure = module.draw(experiments, args)
+        plt.close(figure)
+        return "accepted", how
+    except dr.ResultsError as error:
+        return "refused", f"{how}\n{error}"
+    except Exception:  # noqa: BLE001  (what the fuzzer is after)
+        return "finding", f"{how}\n{traceback.format_exc()}"
+    finally:
+        plt.close("all")
+
+
+def report_case(rng, fixture: Fixtures, case_dir: Path) -> tuple[str, str]:
+    report = importlib.import_module("report")
+    root = case_dir / "root"
+    for name, directory in fixture.report.items():
+        shutil.copytree(directory, root / name)
+    victim = root / rng.choice(sorted(fixture.report))
+    how = f"report with {victim.name} damaged:\n" + damage_directory(rng, victim)
+    output = io.StringIO()
+    try:
+        with redirect_stdout(output), redirect_stderr(output):
+            status = report.main(["--results-root", str(root), "--out", str(case_dir / "out")])
+    except Exception:  # noqa: BLE001
+        return "finding", f"{how}\n{traceback.format_exc()}"
+    finally:
+        dr.pyplot().close("all")
+    if status not in (0, 1):
+        return "finding", f"{how}\nexit status {status}"
+    if status == 1 and "error:" not in output.getvalue():
+        return "finding", f"{how}\nexit status 1 without an error message"
+    return ("accepted" if status == 0 else "refused"), how
+
+
+def cli_case(rng, fixture: Fixtures, case_dir: Path) -> tuple[str, str]:
+    script = rng.choice(sorted(fixture.figures))
+    directories = copy_directories(fixture.figures[script], case_dir)
+    how = f"{script}:\n" + damage_directory(rng, rng.choice(directories))
+    command = [sys.executable, str(PLOTS / script), "--results", *map(str, directories),
+               "--out", str(case_dir / "out")]
+    if rng.randrange(4) == 0:
+        command = command[:2] + rng.choice((["--bogus"], ["--results"], ["--out"], []))
+    try:
+        run = subprocess.run(command, capture_output=True, text=True, errors="replace",
+                             timeout=CLI_TIMEOUT_SECONDS, cwd=PLOTS.parent)
+    except subprocess.TimeoutExpired:
+        return "finding", f"{how}\ndid not finish in {CLI_TIMEOUT_SECONDS} s"
+    if "Traceback" in run.stderr or run.returncode not in (0, 1, 2):
+        return "finding", f"{how}\nexit status {run.returncode}:\n{run.stderr[-3000:]}"
+    if run.returncode != 0 and not run.stderr.strip():
+        return "finding", f"{how}\nexit status {run.returncode} without a message"
+    return ("accepted" if run.returncode == 0 else "refused"), how
+
+
+KINDS = {"plots": plots_case, "report": report_case, "plots-cli": cli_case}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cases", type=int, default=60, help="plots cases (in-process)")
+    parser.add_argument("--report-cases", type=int, default=4, help="report cases (in-process)")
+    parser.add_argument("--cli-cases", type=int, default=2, help="figure scripts run as processes")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--kind", choices=sorted(KINDS), help="only this kind")
+    parser.add_argument("--case", type=int, help="replay this case number, printing it")
+    args = parser.parse_args(argv)
+    counts = {"plots": args.cases, "report": args.report_cases, "plots-cli": args.cli_cases}
+    findings = []
+    print(f"{'input kind':<14} {'cases':>8} {'accepted':>9} {'refused':>8} {'findings':>9} "
+          f"{'seconds':>9}")
+    with tempfile.TemporaryDirectory(prefix="dmbench-fuzz-plots-") as tmp:
+        fixture = Fixtures(Path(tmp) / "fixtures")
+        for kind_number, (kind, run_case) in enumerate(KINDS.items()):
+            if args.kind and kind != args.kind:
+                continue
+            numbers = [args.case] if args.case is not None else range(counts[kind])
+            tally = {"accepted": 0, "refused": 0, "finding": 0}
+            started = time.monotonic()
+            for number in numbers:
+                rng = random.Random(f"{args.seed}/{kind_number}/{number}")
+                case_dir = Path(tmp) / f"{kind}-{number}"
+                case_dir.mkdir()
+                verdict, detail = run_case(rng, fixture, case_dir)
+                shutil.rmtree(case_dir, ignore_errors=True)
+                tally[verdict] += 1
+                if args.case is not None:
+                    print(f"{kind} case {number}: {verdict}\n{detail}", file=sys.stderr)
+                if verdict == "finding":
+                    line = (f"{kind} case {number}: {detail[-1500:]}\n(replay: /usr/bin/python3 "
+                            f"plots/tests/fuzz_results.py --seed {args.seed} --kind {kind} "
+                            f"--case {number})")
+                    print(f"FINDING {line}", file=sys.stderr)
+                    findings.append(line)
+            print(f"{kind:<14} {sum(tally.values()):>8} {tally['accepted']:>9} "
+                  f"{tally['refused']:>8} {tally['finding']:>9} "
+                  f"{time.monotonic() - started:>9.1f}", flush=True)
+    print(f"fuzz plots: seed {args.seed}, {len(findings)} findings")
+    return 1 if findings else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
