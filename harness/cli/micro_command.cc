@@ -7,6 +7,7 @@
 #include "harness/cli/cli_support.h"
 #include "harness/driver/benchmark_runner.h"
 #include "harness/driver/build_info.h"
+#include "harness/driver/memory_budget.h"
 #include "harness/driver/run_config.h"
 #include "harness/micro/atomic_benchmark.h"
 #include "harness/micro/calibration_benchmarks.h"
@@ -53,13 +54,21 @@ T Choose(const std::string& option, const std::string& value,
 
 rdma::Topology TopologyFrom(const po::variables_map& values, rdma::Topology topology) {
   auto take = [&](const char* option, uint32_t& field) {
-    if (values.count(option)) field = static_cast<uint32_t>(values[option].as<uint64_t>());
+    if (!values.count(option)) return;
+    const uint64_t value = values[option].as<uint64_t>();
+    // Checked before narrowing: 2^32 + 1 threads must not become 1.
+    if (value > UINT32_MAX) {
+      throw ConfigError(std::string("--") + option + ": " + std::to_string(value) +
+                        " is out of range (at most " + std::to_string(UINT32_MAX) + ")");
+    }
+    field = static_cast<uint32_t>(value);
   };
   take("compute-servers", topology.compute_servers);
   take("threads", topology.threads_per_compute_server);
   take("coroutines", topology.coroutines_per_thread);
   take("memory-servers", topology.memory_servers);
   topology.Validate();
+  driver::RequireSimulatedTopology(topology);
   return topology;
 }
 

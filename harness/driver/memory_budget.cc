@@ -59,6 +59,25 @@ void RequireMemory(uint64_t bytes, const std::string& what) {
                     " of memory in this process, and this machine has " + Gibibytes(physical));
 }
 
+void RequireSimulatedTopology(const rdma::Topology& topology) {
+  const uint64_t clients = topology.clients();
+  const uint64_t servers = topology.memory_servers;
+  const uint64_t limit = MaxMappings();
+  if (2 * clients + 2 * servers + kOtherMappings <= limit) return;
+  const std::string fewer =
+      2 * servers + kOtherMappings + 2 > limit
+          ? "use at most " + std::to_string((limit - kOtherMappings) / 2 - 1) + " memory servers"
+          : "use at most " + std::to_string((limit - kOtherMappings) / 2 - servers) + " clients";
+  throw ConfigError("topology: the simulated fabric runs all " + std::to_string(clients) +
+                    " clients (compute_servers x threads_per_compute_server x "
+                    "coroutines_per_thread) and " +
+                    std::to_string(servers) + " memory servers in this process, which needs " +
+                    std::to_string(2 * clients + 2 * servers) +
+                    " memory mappings, and this "
+                    "machine allows " +
+                    std::to_string(limit) + " per process (vm.max_map_count); " + fewer);
+}
+
 void RequireMachineFor(const RunConfig& config) {
   const std::string keys = "workload.keys (" + std::to_string(config.workload.keys) +
                            " keys, of which workload.bulkload_fraction bulkloads " +
@@ -74,24 +93,7 @@ void RequireMachineFor(const RunConfig& config) {
                     std::to_string(profile.atomic_buckets) +
                     " atomic buckets each), counting only the bulkload's keys and values and "
                     "the buckets,");
-  // Each client's coroutine stack is two mappings (the stack and its guard
-  // page), each memory server's host and on-chip memory one each.
-  const uint64_t clients = config.topology.clients();
-  const uint64_t servers = config.topology.memory_servers;
-  const uint64_t limit = MaxMappings();
-  if (2 * clients + 2 * servers + kOtherMappings <= limit) return;
-  const std::string fewer =
-      2 * servers + kOtherMappings + 2 > limit
-          ? "use at most " + std::to_string((limit - kOtherMappings) / 2 - 1) + " memory servers"
-          : "use at most " + std::to_string((limit - kOtherMappings) / 2 - servers) + " clients";
-  throw ConfigError("topology: the simulated fabric runs all " + std::to_string(clients) +
-                    " clients (compute_servers x threads_per_compute_server x "
-                    "coroutines_per_thread) and " +
-                    std::to_string(servers) + " memory servers in this process, which needs " +
-                    std::to_string(2 * clients + 2 * servers) +
-                    " memory mappings, and this "
-                    "machine allows " +
-                    std::to_string(limit) + " per process (vm.max_map_count); " + fewer);
+  RequireSimulatedTopology(config.topology);
 }
 
 }  // namespace dmbench::driver

@@ -24,10 +24,16 @@ uint64_t RunMemoryLowerBound(const RunConfig& config, uint64_t atomic_buckets);
 // `bytes` exceed this machine's physical memory.
 void RequireMemory(uint64_t bytes, const std::string& what);
 
+// Throws ConfigError unless this process can run every client of
+// `topology` as a coroutine on the simulated fabric: each client's
+// guard-paged stack is two memory mappings, each memory server's host and
+// on-chip memory one each, within the kernel's per-process limit
+// (vm.max_map_count).
+void RequireSimulatedTopology(const rdma::Topology& topology);
+
 // Throws ConfigError unless this machine can hold a run of `config`: its
-// memory (RunMemoryLowerBound) and, on the simulated fabric, the memory
-// mappings of its clients' guard-paged coroutine stacks and its memory
-// servers, within the kernel's per-process limit (vm.max_map_count).
+// memory (RunMemoryLowerBound) and, on the simulated fabric,
+// RequireSimulatedTopology.
 void RequireMachineFor(const RunConfig& config);
 
 }  // namespace dmbench::driver
