@@ -7,14 +7,9 @@
 #include <xxhash.h>
 
 #include "harness/rdma/sim/sim_cluster.h"
+#include "harness/rdma/sim/unloaded_timing.h"
 
 namespace dmbench::rdma::sim {
-
-namespace {
-
-SimTime PerMillionOps(double mops) { return Nanoseconds(1000.0 / mops); }
-
-}  // namespace
 
 uint32_t ProcessingUnitOf(uint32_t thread, uint16_t server, uint64_t units) {
   if (units == 0) return 0;
@@ -34,8 +29,8 @@ NicModel::NicModel(const NicProfile& profile, const Topology& topology, SimClust
       random_(random),
       memory_servers_(topology.memory_servers),
       units_modelled_(profile.processing_units > 0),
-      outbound_service_(PerMillionOps(profile.nic_outbound_mops)),
-      inbound_service_(PerMillionOps(profile.nic_inbound_mops)),
+      outbound_service_(MessageServiceTime(profile.nic_outbound_mops)),
+      inbound_service_(MessageServiceTime(profile.nic_inbound_mops)),
       nic_latency_(Nanoseconds(profile.nic_latency_ns)),
       link_latency_(Nanoseconds(profile.link_latency_ns)),
       pcie_read_latency_(Nanoseconds(profile.pcie_read_latency_ns)),
@@ -69,13 +64,6 @@ NicModel::NicModel(const NicProfile& profile, const Topology& topology, SimClust
 }
 
 SimTime NicModel::Now() const { return cluster_.now(); }
-
-SimTime NicModel::Wire(uint64_t payload_bytes) const {
-  const uint64_t packets = std::max<uint64_t>(
-      1, (payload_bytes + profile_.link_mtu_bytes - 1) / profile_.link_mtu_bytes);
-  return TransferTime(payload_bytes + packets * profile_.link_packet_overhead_bytes,
-                      profile_.link_bandwidth_gbps);
-}
 
 void NicModel::Post(SimClient& client, std::span<const std::span<WorkRequest>> batches) {
   SimTime posted = client.ThreadTime();

@@ -26,6 +26,7 @@
 #include "harness/rdma/sim/nic_profile.h"
 #include "harness/rdma/sim/serial_resource.h"
 #include "harness/rdma/sim/sim_client.h"
+#include "harness/rdma/sim/unloaded_timing.h"
 #include "harness/rdma/topology.h"
 #include "harness/util/random.h"
 
@@ -131,10 +132,9 @@ class NicModel {
     if (!units_modelled_) return nullptr;
     return &ResponderNic(server).units[QueuePairOf(client, server).unit];
   }
-  SimTime Wire(uint64_t payload_bytes) const;
-  SimTime PcieTransfer(uint64_t bytes) const {
-    return TransferTime(bytes, profile_.pcie_bandwidth_gbps);
-  }
+  // Stage prices shared with UnloadedReadTime (unloaded_timing.h).
+  SimTime Wire(uint64_t payload_bytes) const { return WireTime(profile_, payload_bytes); }
+  SimTime PcieTransfer(uint64_t bytes) const { return PcieTransferTime(profile_, bytes); }
   uint32_t BucketOf(const GlobalAddress& address) const {
     return static_cast<uint32_t>(address.offset & (profile_.atomic_buckets - 1));
   }

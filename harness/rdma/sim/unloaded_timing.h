@@ -5,9 +5,9 @@
 // progress (a version wrap window shorter than one unloaded node READ), and
 // a failing run uses it to tell overload apart from impossibility.
 //
-// The stage prices are the NIC model's own (nic_model.cc prices the same
-// stages the same way); UnloadedTiming.ReadMatchesTheSimulatedFabric pins
-// the two together, READ for READ.
+// The stage prices are the NIC model's own: nic_model.cc prices its stages
+// with these functions, and UnloadedTiming.ReadMatchesTheSimulatedFabric
+// checks the whole unloaded READ against the fabric, READ for READ.
 #pragma once
 
 #include <cstdint>
