@@ -1,9 +1,6 @@
 #include "harness/cli/sweep_command.h"
 
-#include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
-#include <unistd.h>
 #include <boost/program_options.hpp>
 
 #include <algorithm>
@@ -18,9 +15,8 @@
 #include "harness/driver/benchmark_runner.h"
 #include "harness/driver/experiment.h"
 #include "harness/rdma/errors.h"
+#include "harness/util/child_spawn.h"
 #include "harness/util/json_object_reader.h"
-
-extern char** environ;
 
 namespace dmbench::cli {
 
@@ -66,23 +62,6 @@ struct Running {
   size_t point;
   std::chrono::steady_clock::time_point started;
 };
-
-pid_t Spawn(const std::vector<std::string>& arguments, const fs::path& log) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  std::vector<char*> argv;
-  for (const std::string& argument : arguments) argv.push_back(const_cast<char*>(argument.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  const int error = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (error != 0)
-    throw std::runtime_error("cannot start " + arguments[0] + ": " + std::strerror(error));
-  return pid;
-}
 
 }  // namespace
 
@@ -183,7 +162,7 @@ int RunSweepCommand(const std::vector<std::string>& arguments) {
         command.insert(command.end(), point.micro_arguments.begin(), point.micro_arguments.end());
         command.insert(command.end(), {"--out", out});
       }
-      const pid_t pid = Spawn(command, directory / (point.name + ".log"));
+      const pid_t pid = SpawnLogged(command, directory / (point.name + ".log"));
       running[pid] = {pending[next], std::chrono::steady_clock::now()};
       ++next;
     }
