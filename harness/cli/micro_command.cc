@@ -52,16 +52,24 @@ T Choose(const std::string& option, const std::string& value,
   throw ConfigError("--" + option + ": '" + value + "' is not one of {" + allowed + "}");
 }
 
+// The unsigned value of `option`, refused unless in [min, max]; `why` says
+// what the bounds mean, if anything.
+uint64_t UnsignedOption(const po::variables_map& values, const std::string& option, uint64_t min,
+                        uint64_t max, const std::string& why = "") {
+  const uint64_t value = values[option].as<uint64_t>();
+  if (value < min || value > max) {
+    throw ConfigError("--" + option + ": " + std::to_string(value) + " is out of range; give " +
+                      std::to_string(min) + ".." + std::to_string(max) +
+                      (why.empty() ? "" : " (" + why + ")"));
+  }
+  return value;
+}
+
 rdma::Topology TopologyFrom(const po::variables_map& values, rdma::Topology topology) {
   auto take = [&](const char* option, uint32_t& field) {
     if (!values.count(option)) return;
-    const uint64_t value = values[option].as<uint64_t>();
     // Checked before narrowing: 2^32 + 1 threads must not become 1.
-    if (value > UINT32_MAX) {
-      throw ConfigError(std::string("--") + option + ": " + std::to_string(value) +
-                        " is out of range (at most " + std::to_string(UINT32_MAX) + ")");
-    }
-    field = static_cast<uint32_t>(value);
+    field = static_cast<uint32_t>(UnsignedOption(values, option, 0, UINT32_MAX));
   };
   take("compute-servers", topology.compute_servers);
   take("threads", topology.threads_per_compute_server);
@@ -89,9 +97,7 @@ std::vector<rdma::MemorySpace> MemorySpaces(const po::variables_map& values) {
 }
 
 uint32_t Locks(const po::variables_map& values) {
-  const uint64_t locks = values["locks"].as<uint64_t>();
-  if (locks < 1 || locks > 1000000) throw ConfigError("--locks must be in [1, 1000000]");
-  return static_cast<uint32_t>(locks);
+  return static_cast<uint32_t>(UnsignedOption(values, "locks", 1, 1000000));
 }
 
 }  // namespace
@@ -257,14 +263,9 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
     config.await_release = Choose<bool>("release-wait", values["release-wait"].as<std::string>(),
                                         {{"posted", false}, {"awaited", true}});
     if (values.count("max-handovers")) {
-      const uint64_t handovers = values["max-handovers"].as<uint64_t>();
-      if (handovers == 0 || handovers > 1024) {
-        throw ConfigError("--max-handovers: " + std::to_string(handovers) +
-                          " is not allowed; give 1..1024 (the +Hierarchical step "
-                          "already measures no handover)");
-      }
-      config.variants =
-          micro::HoclBenchmarkConfig::DefaultVariants(static_cast<uint32_t>(handovers));
+      config.variants = micro::HoclBenchmarkConfig::DefaultVariants(static_cast<uint32_t>(
+          UnsignedOption(values, "max-handovers", 1, 1024,
+                         "the +Hierarchical step already measures no handover")));
     }
     config.locks = Locks(values);
     config.topology = TopologyFrom(values, config.topology);
@@ -292,20 +293,9 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
     // not apply, only the seed (of the buffers, keys and workload).
     micro::CpuCostBenchmarkConfig config;
     config.seed = micro_options.seed;
-    if (values.count("keys")) {
-      config.keys = values["keys"].as<uint64_t>();
-      if (config.keys < 1000 || config.keys > (uint64_t{1} << 40)) {
-        throw ConfigError("--keys: " + std::to_string(config.keys) +
-                          " is not allowed; give 1000..2^40");
-      }
-    }
+    if (values.count("keys")) config.keys = UnsignedOption(values, "keys", 1000, uint64_t{1} << 40);
     if (values.count("cache-mib")) {
-      const uint64_t mib = values["cache-mib"].as<uint64_t>();
-      if (mib < 1 || mib > (uint64_t{1} << 20)) {
-        throw ConfigError("--cache-mib: " + std::to_string(mib) +
-                          " is not allowed; give 1..1048576");
-      }
-      config.tree.cache_bytes = mib << 20;
+      config.tree.cache_bytes = UnsignedOption(values, "cache-mib", 1, uint64_t{1} << 20) << 20;
     }
     results["benchmarks"].push_back(micro::RunCpuCostBenchmark(config, std::cout));
   }

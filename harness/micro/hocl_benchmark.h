@@ -28,14 +28,15 @@ struct HoclVariant {
 struct HoclBenchmarkConfig {
   std::vector<double> thetas = {0.99};
   uint32_t locks = 10240;
-  std::vector<HoclVariant> variants = DefaultVariants(kShermanMaxHandovers);
+  std::vector<HoclVariant> variants = DefaultVariants(indexes::TreeOptions::Sherman().handover);
   // Post the release without waiting for it (Sherman's lock_bench: unlock_addr
   // with async set), or wait for it as the trees do.
   bool await_release = false;
 
-  static constexpr uint32_t kShermanMaxHandovers = 8;  // Sherman's kMaxHandOverTime
-  rdma::Topology topology = DefaultTopology();         // 176 clients: 8 x 22, one memory server
+  rdma::Topology topology = DefaultTopology();  // 176 clients: 8 x 22, one memory server
 
+  // The four steps, +Handover with at most `max_handovers` in a row (the
+  // Sherman preset's, Sherman's kMaxHandOverTime, by default).
   static std::vector<HoclVariant> DefaultVariants(uint32_t max_handovers);
   static rdma::Topology DefaultTopology();
 };

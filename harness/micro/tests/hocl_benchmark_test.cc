@@ -29,7 +29,7 @@ TEST(HoclBenchmark, DefaultVariantsAreThePapersFourSteps) {
   EXPECT_TRUE(variants[2].options.hierarchical);
   EXPECT_EQ(variants[2].options.handover, 0u);
   EXPECT_TRUE(variants[3].options.hierarchical);
-  EXPECT_EQ(variants[3].options.handover, HoclBenchmarkConfig::kShermanMaxHandovers);
+  EXPECT_EQ(variants[3].options.handover, 8u);  // Sherman's kMaxHandOverTime
   for (const HoclVariant& variant : variants) {
     EXPECT_EQ(variant.options.lock_placement, indexes::LockPlacement::kTable) << variant.name;
     EXPECT_FALSE(variant.options.masked_locks) << variant.name;

@@ -71,12 +71,8 @@ void NicModel::Post(SimClient& client, std::span<const std::span<WorkRequest>> b
   client.batches_scheduling_ = static_cast<uint32_t>(batches.size());
   client.all_done_ = 0;
   for (size_t b = 0; b < batches.size(); ++b) {
-    Batch& batch = client.in_flight_[b];
-    batch.client = &client;
-    batch.index = static_cast<uint16_t>(b);
-    batch.requests = batches[b];
-    batch.done = 0;
-    posted = ScheduleRequester(batch, posted);
+    posted = ScheduleRequester(client.in_flight_[b], client, static_cast<uint16_t>(b), batches[b],
+                               posted);
   }
   client.thread_.cpu_free_at = posted;
   for (Batch& batch : client.in_flight_) ScheduleResponder(batch, 0);
@@ -84,18 +80,20 @@ void NicModel::Post(SimClient& client, std::span<const std::span<WorkRequest>> b
 
 void NicModel::PostWithoutWaiting(SimClient& client, Batch& batch, std::span<WorkRequest> requests,
                                   uint16_t group) {
-  batch.client = &client;
-  batch.index = group;
-  batch.requests = requests;
-  batch.done = 0;
-  client.thread_.cpu_free_at = ScheduleRequester(batch, client.ThreadTime());
+  client.thread_.cpu_free_at =
+      ScheduleRequester(batch, client, group, requests, client.ThreadTime());
   ScheduleResponder(batch, 0);
 }
 
-SimTime NicModel::ScheduleRequester(Batch& batch, SimTime cpu_time) {
+SimTime NicModel::ScheduleRequester(Batch& batch, SimClient& client, uint16_t index,
+                                    std::span<WorkRequest> requests, SimTime cpu_time) {
+  batch.client = &client;
+  batch.index = index;
+  batch.requests = requests;
+  batch.done = 0;
   // One doorbell per QP, then each work request.
   const SimTime posted =
-      cpu_time + doorbell_ + static_cast<SimTime>(batch.requests.size()) * post_request_;
+      cpu_time + doorbell_ + static_cast<SimTime>(requests.size()) * post_request_;
   const uint16_t server = batch.requests.front().remote.server;
   Nic& requester = RequesterNic(*batch.client);
   Nic& responder = ResponderNic(server);

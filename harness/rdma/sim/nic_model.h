@@ -101,9 +101,11 @@ class NicModel {
     uint32_t unit = 0;            // its processing unit at the responder
   };
 
-  // Posts `batch` from a thread whose CPU is free at `cpu_time`; returns when
-  // the CPU is done posting it.
-  SimTime ScheduleRequester(Batch& batch, SimTime cpu_time);
+  // Makes `batch` the batch `index` (its event group) of `client`, holding
+  // `requests`, and posts it from a thread whose CPU is free at `cpu_time`;
+  // returns when the CPU is done posting it.
+  SimTime ScheduleRequester(Batch& batch, SimClient& client, uint16_t index,
+                            std::span<WorkRequest> requests, SimTime cpu_time);
   // Schedules the batch's requests from `from` on until one must wait (an
   // atomic, or a blocked processing unit).
   void ScheduleResponder(Batch& batch, uint32_t from);
