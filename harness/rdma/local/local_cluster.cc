@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -17,6 +18,8 @@ namespace dmbench::rdma::local {
 namespace {
 
 constexpr uint32_t kMaxThreads = 512;
+constexpr uintptr_t kLineBytes = 64;
+constexpr size_t kLineLockStripes = 4096;
 
 bool Aligned(const void* pointer) { return reinterpret_cast<uintptr_t>(pointer) % 8 == 0; }
 
@@ -91,7 +94,7 @@ void LocalClient::WakeUp(Client& other, uint32_t) {
 uint64_t LocalClient::NowNanoseconds() const { return MonotonicNanoseconds(); }
 
 LocalCluster::LocalCluster(const Topology& topology, uint64_t on_chip_memory_bytes)
-    : topology_(topology) {
+    : topology_(topology), line_locks_(std::make_unique<std::mutex[]>(kLineLockStripes)) {
   topology_.Validate();
   if (topology_.clients() > kMaxThreads) {
     throw ConfigError("topology: the local backend runs one thread per client; at most " +
@@ -136,15 +139,33 @@ uint8_t* LocalCluster::Memory(const GlobalAddress& address) {
   return reinterpret_cast<uint8_t*>(on_chip_memory_[address.server].get()) + address.offset;
 }
 
+std::mutex& LocalCluster::LineLock(const uint8_t* line_start) {
+  const uintptr_t line = reinterpret_cast<uintptr_t>(line_start) / kLineBytes;
+  return line_locks_[line % kLineLockStripes];
+}
+
 void LocalCluster::Execute(WorkRequest& request) {
   uint8_t* remote = Memory(request.remote);
   switch (request.verb) {
     case Verb::kRead:
-      ReadRemote(remote, static_cast<uint8_t*>(request.local), request.length);
+    case Verb::kWrite: {
+      auto* local = static_cast<uint8_t*>(request.local);
+      for (size_t done = 0; done < request.length;) {
+        // Lines are counted from the start of the memory space, as the
+        // tree lays its nodes out, whatever the mapping's alignment.
+        uint8_t* at = remote + done;
+        const size_t into_line = (request.remote.offset + done) % kLineBytes;
+        const size_t length = std::min<size_t>(kLineBytes - into_line, request.length - done);
+        std::lock_guard lock(LineLock(at - into_line));
+        if (request.verb == Verb::kRead) {
+          ReadRemote(at, local + done, length);
+        } else {
+          WriteRemote(at, local + done, length);
+        }
+        done += length;
+      }
       return;
-    case Verb::kWrite:
-      WriteRemote(remote, static_cast<const uint8_t*>(request.local), request.length);
-      return;
+    }
     case Verb::kFetchAndAdd:
       request.old_value = std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(remote))
                               .fetch_add(request.compare_or_add, std::memory_order_acq_rel);

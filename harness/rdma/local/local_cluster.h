@@ -6,9 +6,18 @@
 // Remote memory is only ever touched through atomics, so that the races RDMA
 // permits (a READ overlapping a WRITE) are defined behaviour here: a READ or
 // WRITE moves aligned 8-byte words (single bytes at unaligned edges), with
-// release stores and acquire loads. A READ can so tear at word granularity,
-// and a WRITE that is seen makes every WRITE its client posted before it
-// visible too (the in-order execution Sherman's combined batches rely on).
+// release stores and acquire loads, and a WRITE that is seen makes every
+// WRITE its client posted before it visible too (the in-order execution
+// Sherman's combined batches rely on).
+//
+// READs and WRITEs are atomic per 64-byte cacheline against each other, as
+// DMA is on the simulated fabric (cacheline_bytes) and on the NICs the
+// cacheline-versioned layout is designed for: each line is copied under a
+// striped lock, so a READ overlapping a WRITE sees every line either before
+// or after it and tears only between lines. Without this, a READ could see
+// an entry's new key beside its old value inside one line, which no real
+// NIC shows and the per-cacheline versions rightly do not guard against.
+// Atomics change one aligned word and need no line lock.
 #pragma once
 
 #include <atomic>
@@ -64,6 +73,7 @@ class LocalCluster final : public Cluster {
   uint8_t* Memory(const GlobalAddress& address);
   void Execute(WorkRequest& request);
   bool aborting() const { return aborting_.load(std::memory_order_acquire); }
+  std::mutex& LineLock(const uint8_t* line_start);
 
   Topology topology_;
   ClusterShape shape_;
@@ -71,6 +81,8 @@ class LocalCluster final : public Cluster {
   std::vector<std::unique_ptr<uint64_t[]>> on_chip_memory_;
   std::vector<std::unique_ptr<LocalClient>> clients_;
   std::atomic<bool> aborting_{false};
+  // Striped by line address; one lock is held at a time, so no lock order.
+  std::unique_ptr<std::mutex[]> line_locks_;
 };
 
 }  // namespace dmbench::rdma::local
