@@ -153,12 +153,16 @@ class Point:
 
     @property
     def index_label(self) -> str:
-        index_type = self.config("index.type", STRING)
+        # Results written before engines and presets were told apart name
+        # the preset index.type.
+        index = self.config("index", OBJECT)
+        key = "preset" if "preset" in index or "type" not in index else "type"
+        preset = self.config("index." + key, STRING)
         # FG+ is FG with the index cache and a WRITE lock release (§5.1.2);
         # with the FAA release back it is the paper's FG (Table 1).
-        if index_type == "fgplus" and self.config("index.faa_release", BOOLEAN):
+        if preset == "fgplus" and self.config("index.faa_release", BOOLEAN):
             return "FG"
-        return INDEX_LABELS.get(index_type, index_type)
+        return INDEX_LABELS.get(preset, preset)
 
     @property
     def label(self) -> str:

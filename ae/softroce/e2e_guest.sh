@@ -21,7 +21,7 @@ serve=$!
 sleep 1
 started=$(date +%s)
 for cs in 0 1; do
-  "$DMBENCH" run --config "$CONFIG" --set index.type=$index \
+  "$DMBENCH" run --config "$CONFIG" --set index.preset=$index \
     --memory-servers "$DMBENCH_ADDR:$port" --compute-server $cs --verify \
     --set backend.gid_index="$DMBENCH_GID_INDEX" --out "$index-cs$cs.json" \
     > "$COLLECT/$index-cs$cs.log" 2>&1 &
@@ -40,7 +40,7 @@ port=$((port + 1))
 index=fgplus
 step "$index: the same through ae/cluster/run.sh (ssh replaced by ae/cluster/local-ssh)"
 printf 'memory node1 %s:%s 64\ncompute node1\ncompute node2\n' "$DMBENCH_ADDR" "$port" > hosts
-"$BASH" ae/cluster/run.sh --hosts hosts --config "$CONFIG" --set index.type=$index --verify \
+"$BASH" ae/cluster/run.sh --hosts hosts --config "$CONFIG" --set index.preset=$index --verify \
   --dmbench "$DMBENCH" --ssh "sh ae/cluster/local-ssh" --out "$index-cluster" \
   > "$COLLECT/$index-cluster.log" 2>&1
 echo "$index cluster exit=$?" | tee -a "$COLLECT/status.txt"

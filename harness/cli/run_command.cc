@@ -77,7 +77,8 @@ int RunRunCommand(const std::vector<std::string>& arguments) {
     WriteJsonFile(out, result);
     if (!values.count("quiet")) std::cerr << "wrote " << out << "\n";
   }
-  std::cout << config.name << " (" << config.index_type << ": " << config.index.Describe() << ")\n"
+  std::cout << config.name << " (" << config.index_preset << ": " << config.index.Describe()
+            << ")\n"
             << driver::SummaryTable(outcome.result);
   const auto& wall = outcome.result["wall_clock"];
   if (wall.contains("index_operations_per_wall_second")) {

@@ -13,7 +13,7 @@
 #include "harness/driver/memory_budget.h"
 #include "harness/driver/run_statistics.h"
 #include "indexes/common/consistency_checker.h"
-#include "indexes/tree_factory.h"
+#include "indexes/index_factory.h"
 #include "workloads/client_workload.h"
 #include "workloads/key_space.h"
 #include "workloads/workload_scale.h"
@@ -34,7 +34,7 @@ std::string UtcNow() {
 // Executes one operation, recording it for the checker when there is one.
 // The checker's times count from `origin`, the cluster-wide start, so that
 // the histories of several compute-server processes share one clock.
-void Execute(indexes::BLinkTree& tree, rdma::Client& client, const workloads::Operation& op,
+void Execute(indexes::Index& index, rdma::Client& client, const workloads::Operation& op,
              indexes::IndexOpStats& stats, std::vector<indexes::KeyValue>& range,
              indexes::ConsistencyChecker* checker, uint64_t invoke, uint64_t origin) {
   const uint32_t id = client.location().index;
@@ -43,12 +43,12 @@ void Execute(indexes::BLinkTree& tree, rdma::Client& client, const workloads::Op
   switch (op.type) {
     case OpType::kInsert:
     case OpType::kUpdate:
-      tree.Upsert(client, op.key, op.value, stats);
+      index.Upsert(client, op.key, op.value, stats);
       if (checker) checker->RecordUpsert(id, op.key, op.value, invoke, now());
       break;
     case OpType::kLookup: {
       uint64_t value = 0;
-      const bool found = tree.Lookup(client, op.key, &value, stats);
+      const bool found = index.Lookup(client, op.key, &value, stats);
       if (checker) {
         checker->RecordLookup(id, op.key, found ? std::optional(value) : std::nullopt, invoke,
                               now());
@@ -56,12 +56,12 @@ void Execute(indexes::BLinkTree& tree, rdma::Client& client, const workloads::Op
       break;
     }
     case OpType::kDelete: {
-      const bool existed = tree.Delete(client, op.key, stats);
+      const bool existed = index.Delete(client, op.key, stats);
       if (checker) checker->RecordDelete(id, op.key, existed, invoke, now());
       break;
     }
     case OpType::kRange:
-      tree.RangeQuery(client, op.key, op.range_end, op.limit, &range, stats);
+      index.RangeQuery(client, op.key, op.range_end, op.limit, &range, stats);
       if (checker) {
         checker->RecordRange(id, op.key, op.range_end, op.limit, range, invoke, now());
       }
@@ -80,14 +80,19 @@ nlohmann::json VerifyJson(const indexes::ConsistencyReport& report) {
           {"examples", examples}};
 }
 
-BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress) {
+std::unique_ptr<indexes::Index> MakeConfiguredIndex(const RunConfig& config,
+                                                    const rdma::ClusterShape& shape) {
+  return indexes::MakeIndex(config.index_engine, config.index, shape, config.seed);
+}
+
+BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress,
+                              const IndexMaker& make_index) {
   const auto wall_start = std::chrono::steady_clock::now();
   const std::string started_at = UtcNow();
   RequireMachineFor(config);
   const std::unique_ptr<Fabric> fabric = MakeFabric(config);
   const rdma::ClusterShape& shape = fabric->cluster().shape();
-  const std::unique_ptr<indexes::BLinkTree> tree =
-      indexes::MakeTree(config.index, shape, config.seed);
+  const std::unique_ptr<indexes::Index> index = make_index(config, shape);
 
   workloads::KeySpace key_space(config.workload, config.seed);
   const std::vector<indexes::KeyValue> entries = key_space.BulkloadEntries(config.seed);
@@ -95,7 +100,7 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress) {
   if (progress) *progress << "[" << config.name << "] bulkload " << entries.size() << " keys\n";
   fabric->Run(
       [&](rdma::Client& client) {
-        if (client.location().index == 0) tree->Bulkload(client, entries, config.fill_factor);
+        if (client.location().index == 0) index->Bulkload(client, entries, config.fill_factor);
       },
       /*measured=*/false);
   fabric->Synchronize(1, "bulkload done");
@@ -128,14 +133,14 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress) {
           const workloads::Operation op = workload.Next();
           client.ChargeCpu(rdma::CpuWork::kKeyGeneration, 1);
           rdma::OpStats verbs;
-          indexes::IndexOpStats index;
+          indexes::IndexOpStats index_stats;
           {
             rdma::StatsScope scope(client, verbs);
-            Execute(*tree, client, op, index, range, checker.get(), op_start, base_ns);
+            Execute(*index, client, op, index_stats, range, checker.get(), op_start, base_ns);
           }
           const uint64_t finish = client.NowNanoseconds();
           if (finish > warm_end && finish <= end)
-            statistics[id].Record(op.type, finish - op_start, verbs, index);
+            statistics[id].Record(op.type, finish - op_start, verbs, index_stats);
           if (checker && op.type != OpType::kLookup && op.type != OpType::kRange) {
             written_keys[id].push_back(op.key);
           }
@@ -180,7 +185,7 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress) {
           for (size_t i = client.location().index - first; i < to_check.size(); i += local) {
             uint64_t value = 0;
             const uint64_t invoke = client.NowNanoseconds() - base_ns;
-            const bool found = tree->Lookup(client, to_check[i], &value, ignored);
+            const bool found = index->Lookup(client, to_check[i], &value, ignored);
             checker->RecordLookup(client.location().index, to_check[i],
                                   found ? std::optional(value) : std::nullopt, invoke,
                                   client.NowNanoseconds() - base_ns);

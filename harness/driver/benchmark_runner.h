@@ -4,6 +4,7 @@
 // result document (results/SCHEMA.md).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <ostream>
 
@@ -11,6 +12,7 @@
 
 #include "harness/driver/run_config.h"
 #include "indexes/common/consistency_checker.h"
+#include "indexes/index.h"
 
 namespace dmbench::driver {
 
@@ -26,8 +28,18 @@ struct BenchmarkOutcome {
   std::shared_ptr<indexes::ConsistencyChecker> history;
 };
 
+// Builds the index a run measures, for the cluster it runs on.
+using IndexMaker = std::function<std::unique_ptr<indexes::Index>(const RunConfig& config,
+                                                                 const rdma::ClusterShape& shape)>;
+
+// The index of the config's index section (indexes/index_factory.h).
+std::unique_ptr<indexes::Index> MakeConfiguredIndex(const RunConfig& config,
+                                                    const rdma::ClusterShape& shape);
+
 // `progress` (may be null) gets a line per tenth of the measured window.
-BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress);
+// `make_index` lets a test run an index of its own through the whole driver.
+BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress,
+                              const IndexMaker& make_index = MakeConfiguredIndex);
 
 // The result's "verify" section for a checker's report.
 nlohmann::json VerifyJson(const indexes::ConsistencyReport& report);

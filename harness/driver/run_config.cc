@@ -3,14 +3,16 @@
 #include "harness/driver/run_feasibility.h"
 #include "harness/rdma/errors.h"
 #include "harness/util/json_object_reader.h"
+#include "indexes/index_presets.h"
 
 namespace dmbench::driver {
 
 namespace {
 
-nlohmann::json IndexToJson(const std::string& type, const indexes::TreeOptions& options,
-                           double fill_factor) {
-  return {{"type", type},
+nlohmann::json IndexToJson(const std::string& engine, const std::string& preset,
+                           const indexes::TreeOptions& options, double fill_factor) {
+  return {{"engine", engine},
+          {"preset", preset},
           {"consistency", indexes::ConsistencyName(options.consistency)},
           {"combine", options.combine},
           {"onchip", options.on_chip},
@@ -88,10 +90,17 @@ RunConfig RunConfig::FromJson(const nlohmann::json& document) {
   root.String("description", "");
   if (root.Has("index")) {
     JsonObjectReader index = root.Object("index");
-    // The preset first, so that the fields present edit FG+ or Sherman.
-    config.index_type = index.Choice("type", config.index_type, {"sherman", "fgplus"});
-    config.index = config.index_type == "fgplus" ? indexes::TreeOptions::FgPlus()
-                                                 : indexes::TreeOptions::Sherman();
+    config.index_engine = index.Choice("engine", config.index_engine, indexes::IndexEngineNames());
+    // The preset first, so that the fields present edit it. `type` is the
+    // preset's name before engines were told apart: still read, never written.
+    const std::vector<std::string> presets = indexes::IndexPresetNames(config.index_engine);
+    if (index.Has("type") && index.Has("preset")) {
+      throw ConfigError(index.FieldPath("type") +
+                        ": the old name of index.preset; give one of them, not both");
+    }
+    const std::string preset_key = index.Has("type") ? "type" : "preset";
+    config.index_preset = index.Choice(preset_key, config.index_preset, presets);
+    config.index = indexes::FindIndexPreset(config.index_preset).blink_options();
     config.index.ReadJson(index);
     config.fill_factor = index.Number("fill_factor", config.fill_factor, 0.05, 1.0);
     index.RejectUnknownKeys();
@@ -148,7 +157,7 @@ nlohmann::json RunConfig::ToJson() const {
   if (backend.type == "verbs") backend_json = VerbsOptionsToJson(backend.verbs);
   return {
       {"name", name},
-      {"index", IndexToJson(index_type, index, fill_factor)},
+      {"index", IndexToJson(index_engine, index_preset, index, fill_factor)},
       {"topology", TopologyToJson(topology)},
       {"backend", backend_json},
       {"workload", workload.ToJson()},

@@ -16,7 +16,7 @@
 
 #include "harness/rdma/topology.h"
 #include "harness/rdma/verbs/verbs_options.h"
-#include "indexes/common/tree_options.h"
+#include "indexes/blink/tree_options.h"
 #include "workloads/workload_spec.h"
 
 namespace dmbench::driver {
@@ -33,7 +33,10 @@ struct BackendConfig {
 
 struct RunConfig {
   std::string name = "run";
-  std::string index_type = "sherman";  // "sherman" or "fgplus": the preset the index section edits
+  // The index: an engine (indexes/index_presets.h), a preset of it that the
+  // index section's other fields edit, and the engine's resolved options.
+  std::string index_engine = "blink";
+  std::string index_preset = "sherman";
   indexes::TreeOptions index = indexes::TreeOptions::Sherman();
   double fill_factor = 0.8;  // bulkload leaf fill
   rdma::Topology topology;

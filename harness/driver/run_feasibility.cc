@@ -8,7 +8,7 @@
 #include "harness/rdma/errors.h"
 #include "harness/rdma/sim/sim_cluster.h"
 #include "harness/rdma/sim/unloaded_timing.h"
-#include "indexes/common/node_format.h"
+#include "indexes/blink/node_format.h"
 
 namespace dmbench::driver {
 

@@ -15,8 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "indexes/common/index_cache.h"
-#include "indexes/common/tree_options.h"
+#include "indexes/blink/index_cache.h"
+#include "indexes/blink/tree_options.h"
 
 namespace dmbench::micro {
 

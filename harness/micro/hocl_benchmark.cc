@@ -4,15 +4,15 @@
 
 #include "harness/rdma/memory_layout.h"
 #include "indexes/common/global_lock_table.h"
-#include "indexes/tree_factory.h"
+#include "indexes/node_locker_factory.h"
 #include "workloads/zipfian_generator.h"
 
 namespace dmbench::micro {
 
 std::vector<HoclVariant> HoclBenchmarkConfig::DefaultVariants(uint32_t max_handovers) {
-  indexes::TreeOptions options = indexes::TreeOptions::Sherman();
+  indexes::LockOptions options = indexes::TreeOptions::Sherman().locks();
   // The figure's locks are an array in one memory server, not node words.
-  options.lock_placement = indexes::LockPlacement::kTable;
+  options.placement = indexes::LockPlacement::kTable;
   options.on_chip = false;
   options.hierarchical = false;
   options.handover = 0;
@@ -36,10 +36,9 @@ nlohmann::json RunHoclBenchmark(const HoclBenchmarkConfig& config, const MicroOp
   std::vector<nlohmann::json> rows;
   for (const HoclVariant& variant : config.variants) {
     for (double theta : config.thetas) {
-      const indexes::TreeOptions& lock_options = variant.options;
-      const indexes::GlobalLockTable lock_table(lock_options);
+      const indexes::GlobalLockTable lock_table(variant.options);
       const std::unique_ptr<indexes::NodeLocker> locker = indexes::MakeNodeLocker(
-          lock_options, lock_table, config.topology.compute_servers, config.await_release);
+          variant.options, lock_table, config.topology.compute_servers, config.await_release);
       // Lock i protects the node at the i-th 1 KiB slot; nodes map to global
       // locks by the same hash as in the trees.
       const workloads::ZipfianGenerator zipfian(config.locks, theta);

@@ -15,14 +15,14 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/micro/micro_runner.h"
-#include "indexes/common/tree_options.h"
+#include "indexes/blink/tree_options.h"
+#include "indexes/common/lock_options.h"
 
 namespace dmbench::micro {
 
 struct HoclVariant {
   std::string name;
-  // on_chip, lock_placement, hierarchical, handover, masked_locks, faa_release
-  indexes::TreeOptions options;
+  indexes::LockOptions options;
 };
 
 struct HoclBenchmarkConfig {

@@ -1,5 +1,5 @@
 # Consistency checker for concurrent index histories, include()d from
-# indexes/common/CMakeLists.txt.
+# indexes/CMakeLists.txt.
 add_library(dmbench_checker STATIC
   ${CMAKE_CURRENT_LIST_DIR}/consistency_checker.cc
   ${CMAKE_CURRENT_LIST_DIR}/consistency_checker_history.cc)

@@ -11,12 +11,12 @@ namespace {
 constexpr uint64_t kZero = 0;
 }  // namespace
 
-GlobalLockTable::GlobalLockTable(const TreeOptions& options)
+GlobalLockTable::GlobalLockTable(const LockOptions& options)
     : on_chip_(options.on_chip),
-      in_node_(options.lock_placement == LockPlacement::kNode),
-      masked_(options.masked_locks),
+      in_node_(options.placement == LockPlacement::kNode),
+      masked_(options.masked),
       faa_release_(options.faa_release),
-      locks_per_server_(IndexLayout::kLockTableBytes / (options.masked_locks ? 2 : 8)) {}
+      locks_per_server_(IndexLayout::kLockTableBytes / (options.masked ? 2 : 8)) {}
 
 GlobalLockTable::Lock GlobalLockTable::For(rdma::GlobalAddress node) const {
   if (in_node_) {

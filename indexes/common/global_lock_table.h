@@ -11,14 +11,14 @@
 #include <cstdint>
 
 #include "harness/rdma/client.h"
-#include "indexes/common/tree_options.h"
+#include "indexes/common/lock_options.h"
 
 namespace dmbench::indexes {
 
 class GlobalLockTable {
  public:
-  // Reads on_chip, lock_placement, masked_locks and faa_release.
-  explicit GlobalLockTable(const TreeOptions& options);
+  // Reads placement, on_chip, masked and faa_release.
+  explicit GlobalLockTable(const LockOptions& options);
 
   struct Lock {
     uint64_t id;                  // unique over the cluster: server and slot, or the node

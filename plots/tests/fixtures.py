@@ -26,7 +26,7 @@ SAMPLES = 1500  # distinct samples per histogram; each stands for several operat
 # The resolved config of `dmbench run` (RunConfig::ToJson) with its defaults.
 DEFAULT_CONFIG = {
     "name": "run",
-    "index": {"type": "sherman", "consistency": "two_level", "combine": True, "onchip": True,
+    "index": {"engine": "blink", "preset": "sherman", "consistency": "two_level", "combine": True, "onchip": True,
               "hierarchical": True, "handover": 4, "masked_locks": False, "faa_release": False,
               "wrap_window_us": 8.0, "key_bytes": 8, "value_bytes": 8, "node_bytes": 1024,
               "cache_mib": 64, "fill_factor": 0.8},
@@ -40,7 +40,7 @@ DEFAULT_CONFIG = {
                  "scan_max": 100, "split_clients": False},
     "run": {"warmup_ms": 1.0, "measure_ms": 10.0, "seed": 1, "verify": False},
 }
-FGPLUS_INDEX = {"type": "fgplus", "consistency": "crc", "combine": False, "onchip": False,
+FGPLUS_INDEX = {"preset": "fgplus", "consistency": "crc", "combine": False, "onchip": False,
                 "hierarchical": False, "handover": 0}
 MIXES = {  # insert, lookup, range fractions (workloads/workload_spec.cc)
     "write-only": (1.0, 0.0, 0.0), "write-intensive": (0.5, 0.5, 0.0),
@@ -62,17 +62,17 @@ TOOL = {"name": "dmbench", "git_revision": "0123456789abcdef0123456789abcdef0123
 
 # The breakdown of Figs. 10 and 11: each variant adds one technique to FG+.
 BREAKDOWN = [
-    {"name": "FG+", "set": {"index.type": "fgplus"}},
-    {"name": "+Combine", "set": {"index.type": "fgplus", "index.combine": True}},
-    {"name": "+On-Chip", "set": {"index.type": "fgplus", "index.combine": True,
+    {"name": "FG+", "set": {"index.preset": "fgplus"}},
+    {"name": "+Combine", "set": {"index.preset": "fgplus", "index.combine": True}},
+    {"name": "+On-Chip", "set": {"index.preset": "fgplus", "index.combine": True,
                                  "index.onchip": True}},
-    {"name": "+Hierarchical", "set": {"index.type": "fgplus", "index.combine": True,
+    {"name": "+Hierarchical", "set": {"index.preset": "fgplus", "index.combine": True,
                                       "index.onchip": True, "index.hierarchical": True,
                                       "index.handover": 4}},
-    {"name": "+2-Level Ver", "set": {"index.type": "sherman"}},
+    {"name": "+2-Level Ver", "set": {"index.preset": "sherman"}},
 ]
-FG_AND_SHERMAN = [{"name": "FG+", "set": {"index.type": "fgplus"}},
-                  {"name": "Sherman", "set": {"index.type": "sherman"}}]
+FG_AND_SHERMAN = [{"name": "FG+", "set": {"index.preset": "fgplus"}},
+                  {"name": "Sherman", "set": {"index.preset": "sherman"}}]
 
 
 # ------------------------------------------------------------- histograms
@@ -427,7 +427,7 @@ def index_base(**workload) -> dict:
 
 def table1(root: Path) -> list[Path]:
     base = index_base()
-    base["index"] = {"type": "fgplus", "faa_release": True}
+    base["index"] = {"preset": "fgplus", "faa_release": True}
     return [write_sweep(root / "table1", {
         "name": "table1-fg", "figure": "Table 1 (§3.1.1)", "base": base,
         "paper_scale": {"paper_results": {
@@ -485,7 +485,7 @@ def fig15(root: Path) -> list[Path]:
         write_sweep(root / "fig15-cache", {
             "name": "fig15-cache", "figure": "Figure 15 (§5.6.2)",
             "base": index_base(distribution="uniform"),
-            "variants": [{"name": "Sherman", "set": {"index.type": "sherman"}}],
+            "variants": [{"name": "Sherman", "set": {"index.preset": "sherman"}}],
             "sweep": {"index.cache_mib": [4, 16, 32, 64]}}),
     ]
 

@@ -25,7 +25,8 @@ std::string MessageOf(const nlohmann::json& document) {
 
 TEST(RunConfig, DefaultsAreThePaperSetupScaledDown) {
   const RunConfig config = RunConfig::FromJson(nlohmann::json::object());
-  EXPECT_EQ(config.index_type, "sherman");
+  EXPECT_EQ(config.index_engine, "blink");
+  EXPECT_EQ(config.index_preset, "sherman");
   EXPECT_EQ(config.topology.compute_servers, 8u);
   EXPECT_EQ(config.topology.threads_per_compute_server, 22u);
   EXPECT_TRUE(config.topology.colocated);
@@ -34,18 +35,36 @@ TEST(RunConfig, DefaultsAreThePaperSetupScaledDown) {
   EXPECT_DOUBLE_EQ(config.fill_factor, 0.8);
 }
 
-TEST(RunConfig, IndexSectionEditsThePresetOfItsType) {
+TEST(RunConfig, IndexSectionEditsItsPreset) {
   const RunConfig fgplus =
-      RunConfig::FromJson({{"index", {{"type", "fgplus"}, {"combine", true}}}});
+      RunConfig::FromJson({{"index", {{"preset", "fgplus"}, {"combine", true}}}});
   EXPECT_EQ(fgplus.index.consistency, indexes::Consistency::kCrc);
   EXPECT_TRUE(fgplus.index.combine);
   EXPECT_FALSE(fgplus.index.on_chip);
+  const nlohmann::json written = fgplus.ToJson()["index"];
+  EXPECT_EQ(written["engine"], "blink");
+  EXPECT_EQ(written["preset"], "fgplus");
+  EXPECT_FALSE(written.contains("type"));
+}
+
+// Result files written before engines and presets were told apart name the
+// preset `type`; they still load, so that their points can be re-run.
+TEST(RunConfig, TheOldSpellingOfThePresetStillLoads) {
+  const RunConfig old = RunConfig::FromJson({{"index", {{"type", "fgplus"}}}});
+  EXPECT_EQ(old.index_preset, "fgplus");
+  EXPECT_EQ(old.index.consistency, indexes::Consistency::kCrc);
+  EXPECT_NE(MessageOf({{"index", {{"type", "fgplus"}, {"preset", "sherman"}}}})
+                .find("index.type: the old name of index.preset"),
+            std::string::npos);
 }
 
 TEST(RunConfig, BadFieldsAreNamedWithWhatIsAllowed) {
-  EXPECT_NE(MessageOf({{"index", {{"type", "bwtree"}}}})
-                .find("index.type: must be one of {sherman, fgplus}"),
+  EXPECT_NE(MessageOf({{"index", {{"preset", "bwtree"}}}})
+                .find("index.preset: must be one of {sherman, fgplus}"),
             std::string::npos);
+  EXPECT_NE(
+      MessageOf({{"index", {{"engine", "radix"}}}}).find("index.engine: must be one of {blink}"),
+      std::string::npos);
   EXPECT_NE(MessageOf({{"indx", {}}}).find("unknown key indx"), std::string::npos);
   EXPECT_NE(MessageOf({{"index", {{"combyne", true}}}}).find("unknown key index.combyne"),
             std::string::npos);
@@ -59,10 +78,10 @@ TEST(RunConfig, BadFieldsAreNamedWithWhatIsAllowed) {
 TEST(RunConfig, SetOverridesParseJsonOrTakeAString) {
   nlohmann::json document = nlohmann::json::object();
   document = ApplySet(document, "index.combine=false");
-  document = ApplySet(document, "index.type=fgplus");
+  document = ApplySet(document, "index.preset=fgplus");
   document = ApplySet(document, "workload.theta=0.5");
   EXPECT_EQ(document["index"]["combine"], false);
-  EXPECT_EQ(document["index"]["type"], "fgplus");
+  EXPECT_EQ(document["index"]["preset"], "fgplus");
   EXPECT_EQ(document["workload"]["theta"], 0.5);
   EXPECT_THROW(ApplySet(document, "no-equals-sign"), ConfigError);
   EXPECT_THROW(ApplySet(document, "index..combine=1"), ConfigError);
@@ -118,8 +137,8 @@ TEST(Experiment, VariantsCrossTheSweepAndEveryPointIsValidated) {
       {"figure", "Fig. 10"},
       {"base", {{"workload", {{"keys", 1000}}}}},
       {"variants",
-       {{{"name", "FG+"}, {"set", {{"index.type", "fgplus"}}}},
-        {{"name", "+Combine"}, {"set", {{"index.type", "fgplus"}, {"index.combine", true}}}}}},
+       {{{"name", "FG+"}, {"set", {{"index.preset", "fgplus"}}}},
+        {{"name", "+Combine"}, {"set", {{"index.preset", "fgplus"}, {"index.combine", true}}}}}},
       {"sweep",
        {{"workload.mix", {"write-only", "read-intensive"}}, {"workload.theta", {0, 0.99}}}}};
   const Experiment experiment = LoadExperiment(WriteTemp("breakdown.json", definition), {});

@@ -12,7 +12,7 @@ namespace dmbench::driver::testing {
 
 inline RunConfig SmallRun(const std::string& index_type, const std::string& mix) {
   nlohmann::json document = {{"name", "test"},
-                             {"index", {{"type", index_type}, {"cache_mib", 1}}},
+                             {"index", {{"preset", index_type}, {"cache_mib", 1}}},
                              {"topology",
                               {{"memory_servers", 2},
                                {"compute_servers", 2},

@@ -32,8 +32,8 @@ std::string Refusal(Attempt attempt) {
 TEST(SetOverride, ValueThatIsNotUtf8IsRefused) {
   // Used to escape as nlohmann's type_error 316 when the value was printed.
   const std::string message =
-      Refusal([] { ApplySet(nlohmann::json::object(), "index.type=\xff\xfe"); });
-  EXPECT_TRUE(Mentions(message, "--set index.type: the value \\xff\\xfe is not valid UTF-8"));
+      Refusal([] { ApplySet(nlohmann::json::object(), "index.preset=\xff\xfe"); });
+  EXPECT_TRUE(Mentions(message, "--set index.preset: the value \\xff\\xfe is not valid UTF-8"));
 }
 
 TEST(SetOverride, OverflowingNumberIsABareWordNotACrash) {

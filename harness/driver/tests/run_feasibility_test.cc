@@ -82,7 +82,7 @@ TEST(RunFeasibility, WindowFollowsTheProfileAndThePath) {
 }
 
 TEST(RunFeasibility, OnlyFourBitVersionsHaveAWindow) {
-  EXPECT_EQ(Refusal({{"index", {{"type", "fgplus"}, {"wrap_window_us", 0.1}}}}), "accepted");
+  EXPECT_EQ(Refusal({{"index", {{"preset", "fgplus"}, {"wrap_window_us", 0.1}}}}), "accepted");
   EXPECT_EQ(Refusal({{"index", {{"consistency", "cacheline"}, {"wrap_window_us", 0.1}}}}),
             "accepted");
   EXPECT_NE(Refusal({{"index", {{"consistency", "node"}, {"wrap_window_us", 0.1}}}}), "accepted");

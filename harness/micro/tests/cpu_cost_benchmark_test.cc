@@ -11,7 +11,7 @@
 #include <sstream>
 #include <string>
 
-#include "indexes/common/node_format.h"
+#include "indexes/blink/node_format.h"
 
 namespace dmbench::micro {
 namespace {

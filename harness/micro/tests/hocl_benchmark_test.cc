@@ -31,8 +31,8 @@ TEST(HoclBenchmark, DefaultVariantsAreThePapersFourSteps) {
   EXPECT_TRUE(variants[3].options.hierarchical);
   EXPECT_EQ(variants[3].options.handover, 8u);  // Sherman's kMaxHandOverTime
   for (const HoclVariant& variant : variants) {
-    EXPECT_EQ(variant.options.lock_placement, indexes::LockPlacement::kTable) << variant.name;
-    EXPECT_FALSE(variant.options.masked_locks) << variant.name;
+    EXPECT_EQ(variant.options.placement, indexes::LockPlacement::kTable) << variant.name;
+    EXPECT_FALSE(variant.options.masked) << variant.name;
     EXPECT_FALSE(variant.options.faa_release) << variant.name;
   }
 }

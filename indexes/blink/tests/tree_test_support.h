@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "harness/rdma/sim/sim_cluster.h"
-#include "indexes/common/blink_tree.h"
+#include "indexes/blink/blink_tree.h"
 #include "indexes/common/consistency_checker.h"
 
 namespace dmbench::indexes::testing {

@@ -7,8 +7,8 @@
 
 #include "harness/rdma/chunk_allocator.h"
 #include "harness/util/random.h"
-#include "indexes/common/blink_tree.h"
-#include "indexes/common/blink_tree_internals.h"
+#include "indexes/blink/blink_tree.h"
+#include "indexes/blink/blink_tree_internals.h"
 #include "indexes/common/index_layout.h"
 
 namespace dmbench::indexes {

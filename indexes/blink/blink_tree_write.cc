@@ -4,8 +4,8 @@
 #include <string>
 
 #include "harness/rdma/chunk_allocator.h"
-#include "indexes/common/blink_tree.h"
-#include "indexes/common/blink_tree_internals.h"
+#include "indexes/blink/blink_tree.h"
+#include "indexes/blink/blink_tree_internals.h"
 #include "indexes/common/index_layout.h"
 
 namespace dmbench::indexes {

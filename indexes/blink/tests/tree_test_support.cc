@@ -1,9 +1,9 @@
-#include "indexes/common/tests/tree_test_support.h"
+#include "indexes/blink/tests/tree_test_support.h"
 
 #include "harness/rdma/errors.h"
 #include "harness/rdma/sim/tests/sim_test_support.h"
 #include "harness/util/random.h"
-#include "indexes/tree_factory.h"
+#include "indexes/index_factory.h"
 
 namespace dmbench::indexes::testing {
 
@@ -20,7 +20,7 @@ TreeFixture MakeFixture(const TreeOptions& options, uint32_t machines, uint32_t 
   TreeFixture fixture;
   fixture.cluster = rdma::sim::testing::MakeCluster(
       topology, profile != nullptr ? *profile : rdma::sim::testing::DefaultProfile(), seed);
-  fixture.tree = MakeTree(options, fixture.cluster->shape(), seed);
+  fixture.tree = MakeBLinkTree(options, fixture.cluster->shape(), seed);
   return fixture;
 }
 
@@ -94,7 +94,7 @@ std::string Describe(const ConsistencyReport& report) {
 
 std::string ConfigErrorOf(const TreeOptions& options, const rdma::ClusterShape& shape) {
   try {
-    MakeTree(options, shape, 1);
+    MakeBLinkTree(options, shape, 1);
   } catch (const ConfigError& error) {
     return error.what();
   }

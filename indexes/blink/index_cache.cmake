@@ -1,5 +1,5 @@
 # The compute-side index cache of level-1 internal nodes (Sherman §4.2.3).
-# Included from indexes/common/CMakeLists.txt; paths are relative to this file
+# Included from indexes/CMakeLists.txt; paths are relative to this file
 # so that the including directory does not matter.
 add_library(dmbench_index_cache STATIC ${CMAKE_CURRENT_LIST_DIR}/index_cache.cc)
 target_include_directories(dmbench_index_cache PUBLIC ${PROJECT_SOURCE_DIR})

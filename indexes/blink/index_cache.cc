@@ -1,4 +1,4 @@
-#include "indexes/common/index_cache.h"
+#include "indexes/blink/index_cache.h"
 
 #include <algorithm>
 #include <iterator>

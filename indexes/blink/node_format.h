@@ -23,14 +23,13 @@
 #include <vector>
 
 #include "harness/rdma/global_address.h"
-#include "indexes/common/tree_options.h"
+#include "indexes/blink/tree_options.h"
+#include "indexes/index.h"
 
 namespace dmbench::indexes {
 
 constexpr uint64_t kNullKey = 0;            // an empty slot in an unsorted leaf
 constexpr uint64_t kInfinity = UINT64_MAX;  // the high fence of the rightmost nodes
-constexpr uint64_t kMinUserKey = 1;
-constexpr uint64_t kMaxUserKey = UINT64_MAX - 1;
 
 struct LeafSlot {
   uint64_t key = kNullKey;

@@ -9,9 +9,9 @@
 
 #include "harness/rdma/errors.h"
 #include "harness/rdma/local/local_cluster.h"
-#include "indexes/common/tests/tree_test_support.h"
+#include "indexes/blink/tests/tree_test_support.h"
+#include "indexes/index_factory.h"
 #include "indexes/sherman/local_lock_table.h"
-#include "indexes/tree_factory.h"
 
 namespace dmbench::indexes {
 namespace {
@@ -154,7 +154,7 @@ TEST_P(LocalIndexCorrectness, EveryOperationPassesTheChecker) {
   options.node_bytes = 256;
   options.cache_bytes = 8 << 10;
   rdma::local::LocalCluster cluster(Threads(2, 4));
-  const std::unique_ptr<BLinkTree> tree = MakeTree(options, cluster.shape(), 5);
+  const std::unique_ptr<BLinkTree> tree = MakeBLinkTree(options, cluster.shape(), 5);
   ConsistencyChecker checker;
   testing::Bulkload(cluster, *tree, 40, 9, 0.8, &checker);
   testing::WorkloadMix mix;

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "harness/util/tests/mentions.h"
-#include "indexes/common/tests/tree_test_support.h"
+#include "indexes/blink/tests/tree_test_support.h"
 
 namespace dmbench::indexes {
 namespace {

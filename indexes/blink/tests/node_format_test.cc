@@ -1,5 +1,5 @@
 // Encoding and checking nodes in each consistency scheme.
-#include "indexes/common/node_format.h"
+#include "indexes/blink/node_format.h"
 
 #include <gtest/gtest.h>
 

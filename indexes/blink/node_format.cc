@@ -1,4 +1,4 @@
-#include "indexes/common/node_format.h"
+#include "indexes/blink/node_format.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,8 +1,7 @@
 // The B-link tree engine both indexes run on (FG+ and Sherman differ only in
-// TreeOptions and their NodeLocker). Nodes are spread over the memory
-// servers; every compute server keeps an index cache of level-1 nodes and a
-// copy of the top two levels; reads take no locks and check what they fetch;
-// writes lock one node at a time.
+// TreeOptions and their NodeLocker, which indexes/index_factory.cc picks). Nodes are spread over
+// the memory servers; every compute server keeps an index cache of level-1 nodes and a copy of the
+// top two levels; reads take no locks and check what they fetch; writes lock one node at a time.
 //
 // B-link rules (Lehman & Yao): every node has fence keys [low, high), its
 // level and a right sibling pointer; a split moves the upper half of a node
@@ -26,38 +25,34 @@
 #include <vector>
 
 #include "harness/rdma/client.h"
+#include "indexes/blink/index_cache.h"
+#include "indexes/blink/node_format.h"
+#include "indexes/blink/tree_options.h"
 #include "indexes/common/global_lock_table.h"
-#include "indexes/common/index_cache.h"
 #include "indexes/common/index_op_stats.h"
-#include "indexes/common/node_format.h"
 #include "indexes/common/node_locker.h"
-#include "indexes/common/tree_options.h"
+#include "indexes/index.h"
 
 namespace dmbench::indexes {
 
-using KeyValue = std::pair<uint64_t, uint64_t>;
-
-class BLinkTree {
+class BLinkTree final : public Index {
  public:
   using LockerFactory = std::function<std::unique_ptr<NodeLocker>(const GlobalLockTable& table)>;
 
   // `options` must have passed Validate(shape).
   BLinkTree(const TreeOptions& options, const rdma::ClusterShape& shape,
             const LockerFactory& make_locker, uint64_t seed);
-  ~BLinkTree();
+  ~BLinkTree() override;
 
-  // Builds the tree from `sorted` (strictly ascending user keys), leaves
-  // filled to `fill_factor`, replacing whatever the root pointer named. Run
-  // from one client while no other client uses the tree.
-  void Bulkload(rdma::Client& client, std::span<const KeyValue> sorted, double fill_factor);
-
-  // Keys are in [kMinUserKey, kMaxUserKey].
-  bool Lookup(rdma::Client& client, uint64_t key, uint64_t* value, IndexOpStats& stats);
-  void Upsert(rdma::Client& client, uint64_t key, uint64_t value, IndexOpStats& stats);
-  bool Delete(rdma::Client& client, uint64_t key, IndexOpStats& stats);
-  // Entries with keys in [from, to) in key order, at most `limit` (0: no limit).
+  // The Index operations (indexes/index.h). Bulkload replaces whatever the
+  // root pointer named.
+  void Bulkload(rdma::Client& client, std::span<const KeyValue> sorted,
+                double fill_factor) override;
+  bool Lookup(rdma::Client& client, uint64_t key, uint64_t* value, IndexOpStats& stats) override;
+  void Upsert(rdma::Client& client, uint64_t key, uint64_t value, IndexOpStats& stats) override;
+  bool Delete(rdma::Client& client, uint64_t key, IndexOpStats& stats) override;
   void RangeQuery(rdma::Client& client, uint64_t from, uint64_t to, size_t limit,
-                  std::vector<KeyValue>* out, IndexOpStats& stats);
+                  std::vector<KeyValue>* out, IndexOpStats& stats) override;
 
   // Levels in the tree (1: the root is a leaf), read from remote memory.
   uint32_t Height(rdma::Client& client);

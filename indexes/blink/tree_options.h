@@ -7,6 +7,7 @@
 #include <string>
 
 #include "harness/rdma/client_location.h"
+#include "indexes/common/lock_options.h"
 
 namespace dmbench {
 class JsonObjectReader;
@@ -26,17 +27,6 @@ enum class Consistency : uint8_t {
 
 const char* ConsistencyName(Consistency consistency);
 
-// Where a node's lock word lives. FG and FG+ embed it in the node header;
-// Sherman separates locks from nodes so that they fit NIC on-chip memory
-// (paper §3.3, §4.3). The placement decides which NIC atomic buckets the
-// locks share: in-node locks follow node alignment as on hardware.
-enum class LockPlacement : uint8_t {
-  kNode,   // the first 8 bytes of every node (host memory)
-  kTable,  // a global lock table per memory server, by a hash of the node address
-};
-
-const char* LockPlacementName(LockPlacement placement);
-
 struct TreeOptions {
   uint32_t key_bytes = 8;              // 8 .. 1024: the first 8 bytes carry the key
   uint32_t value_bytes = 8;            // 8 .. 1024: the first 8 bytes carry the value
@@ -54,6 +44,9 @@ struct TreeOptions {
   // With 4-bit versions (node, two_level), a READ longer than this may have
   // missed 16 writes and is retried (paper §4.4: 16 x 0.5 us).
   double wrap_window_us = 8;
+
+  // The lock protocol these options ask for.
+  LockOptions locks() const;
 
   static TreeOptions FgPlus();
   static TreeOptions Sherman();

@@ -7,8 +7,8 @@
 
 #include "harness/rdma/client.h"
 #include "harness/rdma/sim/tests/sim_test_support.h"
+#include "indexes/blink/tests/tree_test_support.h"
 #include "indexes/common/index_layout.h"
-#include "indexes/common/tests/tree_test_support.h"
 
 namespace dmbench::indexes {
 namespace {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/rdma/sim/tests/sim_test_support.h"
-#include "indexes/common/tests/tree_test_support.h"
+#include "indexes/blink/tests/tree_test_support.h"
 
 namespace dmbench::indexes {
 namespace {

@@ -9,7 +9,7 @@
 #include <ostream>
 #include <string>
 
-#include "indexes/common/tests/tree_test_support.h"
+#include "indexes/blink/tests/tree_test_support.h"
 
 namespace dmbench::indexes {
 namespace {

@@ -10,10 +10,10 @@
 
 #include "harness/rdma/errors.h"
 #include "harness/util/json_object_reader.h"
+#include "indexes/blink/tests/tree_test_support.h"
 #include "indexes/common/global_lock_table.h"
 #include "indexes/common/index_layout.h"
-#include "indexes/common/tests/tree_test_support.h"
-#include "indexes/tree_factory.h"
+#include "indexes/index_factory.h"
 
 namespace dmbench::indexes {
 namespace {
@@ -25,7 +25,7 @@ TEST(LockPlacement, PresetsPutFgPlusLocksInNodesAndShermansInTheTable) {
 
 TEST(LockPlacement, FgPlusLockIsTheNodesHeaderWord) {
   const rdma::GlobalAddress node = rdma::GlobalAddress::Host(3, 5 << 20);
-  const GlobalLockTable fgplus(TreeOptions::FgPlus());
+  const GlobalLockTable fgplus(TreeOptions::FgPlus().locks());
   const GlobalLockTable::Lock lock = fgplus.For(node);
   EXPECT_EQ(lock.word, node);
   EXPECT_EQ(lock.release, node);
@@ -33,11 +33,11 @@ TEST(LockPlacement, FgPlusLockIsTheNodesHeaderWord) {
   EXPECT_NE(fgplus.For(node + 1024).id, lock.id);
   // In the table, the lock is elsewhere: on-chip for Sherman, and in the
   // host lock table for Sherman with on-chip memory off.
-  const GlobalLockTable sherman(TreeOptions::Sherman());
+  const GlobalLockTable sherman(TreeOptions::Sherman().locks());
   EXPECT_EQ(sherman.For(node).word.space, rdma::MemorySpace::kOnChip);
   TreeOptions host_table = TreeOptions::FgPlus();
   host_table.lock_placement = LockPlacement::kTable;
-  const GlobalLockTable::Lock table_lock = GlobalLockTable(host_table).For(node);
+  const GlobalLockTable::Lock table_lock = GlobalLockTable(host_table.locks()).For(node);
   EXPECT_EQ(table_lock.word.server, node.server);
   EXPECT_NE(table_lock.word, node);
 }

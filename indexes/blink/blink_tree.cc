@@ -1,4 +1,4 @@
-#include "indexes/common/blink_tree.h"
+#include "indexes/blink/blink_tree.h"
 
 #include <mutex>
 #include <stdexcept>
@@ -7,7 +7,7 @@
 #include "harness/rdma/chunk_allocator.h"
 #include "harness/rdma/errors.h"
 #include "harness/util/random.h"
-#include "indexes/common/blink_tree_internals.h"
+#include "indexes/blink/blink_tree_internals.h"
 #include "indexes/common/index_layout.h"
 
 namespace dmbench::indexes {
@@ -31,7 +31,7 @@ BLinkTree::BLinkTree(const TreeOptions& options, const rdma::ClusterShape& shape
       seed_(seed),
       shape_(shape),
       format_(options),
-      lock_table_(options) {
+      lock_table_(options.locks()) {
   locker_ = make_locker(lock_table_);
   for (uint32_t i = 0; i < shape.compute_servers; ++i) {
     compute_servers_.push_back(

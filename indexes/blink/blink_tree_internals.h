@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "indexes/common/blink_tree.h"
+#include "indexes/blink/blink_tree.h"
 
 namespace dmbench::indexes {
 

@@ -1,11 +1,11 @@
-#include "indexes/common/tree_options.h"
+#include "indexes/blink/tree_options.h"
 
 #include <string>
 
 #include "harness/rdma/errors.h"
 #include "harness/util/json_object_reader.h"
+#include "indexes/blink/node_format.h"
 #include "indexes/common/index_layout.h"
-#include "indexes/common/node_format.h"
 
 namespace dmbench::indexes {
 
@@ -23,10 +23,6 @@ const char* ConsistencyName(Consistency consistency) {
   return "unknown";
 }
 
-const char* LockPlacementName(LockPlacement placement) {
-  return placement == LockPlacement::kNode ? "node" : "table";
-}
-
 TreeOptions TreeOptions::FgPlus() {
   TreeOptions options;
   options.consistency = Consistency::kCrc;
@@ -39,6 +35,16 @@ TreeOptions TreeOptions::FgPlus() {
 }
 
 TreeOptions TreeOptions::Sherman() { return TreeOptions(); }
+
+LockOptions TreeOptions::locks() const {
+  return {.placement = lock_placement,
+          .on_chip = on_chip,
+          .masked = masked_locks,
+          .faa_release = faa_release,
+          .hierarchical = hierarchical,
+          .handover = handover,
+          .combine = combine};
+}
 
 void TreeOptions::Validate(const rdma::ClusterShape& shape) const {
   auto fail = [](const std::string& what) { throw ConfigError("index." + what); };

@@ -7,7 +7,7 @@
 
 #include "harness/rdma/sim/tests/sim_test_support.h"
 #include "harness/util/random.h"
-#include "indexes/common/tests/tree_test_support.h"
+#include "indexes/blink/tests/tree_test_support.h"
 
 namespace dmbench::indexes {
 namespace {

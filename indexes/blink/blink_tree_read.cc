@@ -7,8 +7,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "indexes/common/blink_tree.h"
-#include "indexes/common/blink_tree_internals.h"
+#include "indexes/blink/blink_tree.h"
+#include "indexes/blink/blink_tree_internals.h"
 
 namespace dmbench::indexes {
 

@@ -6,8 +6,8 @@
 
 #include "harness/rdma/errors.h"
 #include "harness/util/random.h"
-#include "indexes/common/tests/tree_test_support.h"
-#include "indexes/tree_factory.h"
+#include "indexes/blink/tests/tree_test_support.h"
+#include "indexes/index_factory.h"
 
 namespace dmbench::indexes {
 namespace {
@@ -127,11 +127,11 @@ TEST(TreeOperations, BadKeysAndOptionsAreRejected) {
   no_masked.masked_compare_and_swap = false;
   options = TreeOptions::Sherman();
   options.masked_locks = true;
-  EXPECT_THROW(MakeTree(options, no_masked, 1), ConfigError);
+  EXPECT_THROW(MakeBLinkTree(options, no_masked, 1), ConfigError);
   rdma::ClusterShape no_on_chip = shape;
   no_on_chip.on_chip_memory_bytes = 0;
-  EXPECT_THROW(MakeTree(TreeOptions::Sherman(), no_on_chip, 1), ConfigError);
-  EXPECT_NO_THROW(MakeTree(TreeOptions::FgPlus(), no_on_chip, 1));
+  EXPECT_THROW(MakeBLinkTree(TreeOptions::Sherman(), no_on_chip, 1), ConfigError);
+  EXPECT_NO_THROW(MakeBLinkTree(TreeOptions::FgPlus(), no_on_chip, 1));
 }
 
 }  // namespace

@@ -1,0 +1,35 @@
+// What a node lock protocol is made of, for any index that locks nodes
+// through the global lock table (global_lock_table.h) and a NodeLocker
+// (node_locker_factory.h): where locks live, how they are taken and
+// released, and whether a compute server queues its own waiters. An index's
+// own options say which of these it uses (e.g. TreeOptions::locks()).
+#pragma once
+
+#include <cstdint>
+
+namespace dmbench::indexes {
+
+// Where a node's lock word lives. FG and FG+ embed it in the node header;
+// Sherman separates locks from nodes so that they fit NIC on-chip memory
+// (paper §3.3, §4.3). The placement decides which NIC atomic buckets the
+// locks share: in-node locks follow node alignment as on hardware.
+enum class LockPlacement : uint8_t {
+  kNode,   // the first 8 bytes of every node (host memory)
+  kTable,  // a global lock table per memory server, by a hash of the node address
+};
+
+inline const char* LockPlacementName(LockPlacement placement) {
+  return placement == LockPlacement::kNode ? "node" : "table";
+}
+
+struct LockOptions {
+  LockPlacement placement = LockPlacement::kTable;
+  bool on_chip = true;       // the global lock table in NIC on-chip memory
+  bool masked = false;       // 16-bit locks by masked CAS (sim only); else 64-bit
+  bool faa_release = false;  // release by FAA, as FG did; FG+ and Sherman use a WRITE
+  bool hierarchical = true;  // local lock table with FIFO wait queues per compute server
+  uint32_t handover = 8;     // max consecutive local handovers; 0 = off
+  bool combine = true;       // write-back + release in one batch
+};
+
+}  // namespace dmbench::indexes

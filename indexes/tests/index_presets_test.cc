@@ -1,0 +1,56 @@
+// The preset table and the factory: what a config's index.engine and
+// index.preset may name, and what they build.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "harness/rdma/errors.h"
+#include "harness/rdma/sim/tests/sim_test_support.h"
+#include "indexes/index_factory.h"
+#include "indexes/index_presets.h"
+
+namespace dmbench::indexes {
+namespace {
+
+rdma::ClusterShape SmallShape() {
+  using namespace rdma::sim::testing;
+  return rdma::sim::SimCluster::ShapeOf(SmallTopology(1, 1, 1), DefaultProfile());
+}
+
+TEST(IndexPresets, EveryPresetRunsOnAKnownEngineAndValidates) {
+  const std::vector<std::string> engines = IndexEngineNames();
+  ASSERT_FALSE(IndexPresets().empty());
+  for (const IndexPreset& preset : IndexPresets()) {
+    EXPECT_NE(std::find(engines.begin(), engines.end(), preset.engine), engines.end())
+        << preset.name;
+    EXPECT_FALSE(preset.description.empty()) << preset.name;
+    EXPECT_EQ(&FindIndexPreset(preset.name), &preset);
+    const rdma::ClusterShape shape = SmallShape();
+    EXPECT_NO_THROW(preset.blink_options().Validate(shape)) << preset.name;
+  }
+}
+
+TEST(IndexPresets, ThePaperIndexesAreTheirPresets) {
+  EXPECT_EQ(FindIndexPreset("sherman").blink_options().Describe(),
+            TreeOptions::Sherman().Describe());
+  EXPECT_EQ(FindIndexPreset("fgplus").blink_options().Describe(), TreeOptions::FgPlus().Describe());
+  EXPECT_EQ(IndexPresetNames(kBLinkEngine), (std::vector<std::string>{"sherman", "fgplus"}));
+}
+
+TEST(IndexPresets, AnUnknownNameListsWhatExists) {
+  try {
+    FindIndexPreset("btree");
+    FAIL() << "no error";
+  } catch (const ConfigError& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find("index.preset"), std::string::npos) << message;
+    EXPECT_NE(message.find("'btree'"), std::string::npos) << message;
+    EXPECT_NE(message.find("sherman, fgplus"), std::string::npos) << message;
+  }
+  EXPECT_THROW(MakeIndex("radix", TreeOptions::Sherman(), SmallShape(), 1), ConfigError);
+}
+
+}  // namespace
+}  // namespace dmbench::indexes
