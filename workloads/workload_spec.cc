@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "harness/rdma/errors.h"
+#include "harness/util/config_fields.h"
 
 namespace dmbench::workloads {
 namespace {
@@ -171,12 +172,6 @@ void ValidateSpec(const WorkloadSpec& spec, const PathOf& path) {
   }
 }
 
-KeyDistribution ParseDistribution(const std::string& name) {
-  if (name == "uniform") return KeyDistribution::kUniform;
-  if (name == "latest") return KeyDistribution::kLatest;
-  return KeyDistribution::kZipfian;
-}
-
 }  // namespace
 
 const char* OpTypeName(OpType type) {
@@ -247,47 +242,62 @@ void WorkloadSpec::Validate() const {
   ValidateSpec(*this, [](const std::string& key) { return "workload." + key; });
 }
 
+const ConfigFields<WorkloadSpec>& WorkloadSpec::Fields() {
+  static const ConfigFields<WorkloadSpec> fields = [] {
+    using W = WorkloadSpec;
+    ConfigFields<WorkloadSpec> list;
+    list.Custom(
+        "mix", "one of {" + MixList() + "}",
+        "the operation mix: the paper's (Table 3), YCSB's core workloads, or custom fractions",
+        // The mix first: it fixes the fractions the fields below may only repeat.
+        [](JsonObjectReader& reader, W& spec) {
+          const bool was_custom = spec.mix == kCustom;
+          spec.SetMix(reader.Choice("mix", spec.mix, MixNames()));
+          // Custom fractions a config leaves out are 0, unless they were already custom ones.
+          if (spec.mix == kCustom && !was_custom) {
+            for (const FractionField& field : kFractions) spec.*field.spec_member = 0.0;
+          }
+        },
+        [](const W& spec) { return nlohmann::json(spec.mix); });
+    for (const FractionField& field : kFractions) {
+      list.Number(field.key, field.spec_member, 0.0, 1.0,
+                  std::string("fraction of ") + field.key +
+                      " operations: set by a named mix, chosen with mix custom");
+    }
+    list.Bool("split_clients", &W::split_clients,
+              "half the clients only insert, half only range-query: set by mix range-write")
+        .Choice("distribution", &W::distribution,
+                {{"zipfian", KeyDistribution::kZipfian},
+                 {"uniform", KeyDistribution::kUniform},
+                 {"latest", KeyDistribution::kLatest}},
+                "key popularity (latest: YCSB's, for ycsb-d)")
+        .Number("theta", &W::theta, 0.0, 1.0, "Zipfian skew, in [0, 1)")
+        .Unsigned("keys", &W::keys, kMinKeys, kMaxKeys, "key space size")
+        .Unsigned("zipf_population", &W::zipf_population, 0, kMaxZipfPopulation,
+                  "Zipfian ranks drawn over this many items (0: the key count), so that a "
+                  "scaled key space keeps the paper's key popularity")
+        .Number("bulkload_fraction", &W::bulkload_fraction, 0.0, 1.0,
+                "share of the key space bulkloaded before the run")
+        .Unsigned("range_size", &W::range_size, 1, kMaxRangeSize,
+                  "range queries cover keys [k, k + range_size)")
+        .Unsigned("scan_max", &W::scan_max, 1, kMaxScan,
+                  "ycsb-e scans return up to U[1, scan_max] records");
+    return list;
+  }();
+  return fields;
+}
+
 void WorkloadSpec::ReadJson(JsonObjectReader& reader) {
   // Work on a copy so that a config error leaves this spec as it was.
   WorkloadSpec next = *this;
-  next.SetMix(reader.Choice("mix", mix, MixNames()));
-  const bool custom = next.mix == kCustom;
-  // Custom fractions a config leaves out are 0, unless they were already custom ones.
-  const bool keep_fractions = custom && mix == kCustom;
-  for (const FractionField& field : kFractions) {
-    if (custom && !keep_fractions) next.*field.spec_member = 0.0;
-    next.*field.spec_member = reader.Number(field.key, next.*field.spec_member, 0.0, 1.0);
-  }
-  next.split_clients = reader.Bool("split_clients", next.split_clients);
-  next.distribution = ParseDistribution(reader.Choice(
-      "distribution", KeyDistributionName(next.distribution), {"zipfian", "uniform", "latest"}));
-  next.theta = reader.Number("theta", next.theta, 0.0, 1.0);
-  next.keys = reader.Unsigned("keys", next.keys, kMinKeys, kMaxKeys);
-  next.zipf_population =
-      reader.Unsigned("zipf_population", next.zipf_population, 0, kMaxZipfPopulation);
-  next.bulkload_fraction = reader.Number("bulkload_fraction", next.bulkload_fraction, 0.0, 1.0);
-  next.range_size = reader.Unsigned("range_size", next.range_size, 1, kMaxRangeSize);
-  next.scan_max = static_cast<uint32_t>(reader.Unsigned("scan_max", next.scan_max, 1, kMaxScan));
+  Fields().Read(reader, next);
   reader.RejectUnknownKeys();
   ValidateSpec(next, [&reader](const std::string& key) { return reader.FieldPath(key); });
   // A named mix's fractions passed validation within a tolerance; store the exact ones.
-  if (!custom) next.SetMix(next.mix);
+  if (next.mix != kCustom) next.SetMix(next.mix);
   *this = next;
 }
 
-nlohmann::json WorkloadSpec::ToJson() const {
-  nlohmann::json json = nlohmann::json::object();
-  json["mix"] = mix;
-  for (const FractionField& field : kFractions) json[field.key] = this->*field.spec_member;
-  json["distribution"] = KeyDistributionName(distribution);
-  json["theta"] = theta;
-  json["keys"] = keys;
-  json["zipf_population"] = zipf_population;
-  json["bulkload_fraction"] = bulkload_fraction;
-  json["range_size"] = range_size;
-  json["scan_max"] = scan_max;
-  json["split_clients"] = split_clients;
-  return json;
-}
+nlohmann::json WorkloadSpec::ToJson() const { return Fields().Write(*this); }
 
 }  // namespace dmbench::workloads

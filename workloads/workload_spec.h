@@ -14,6 +14,11 @@
 
 #include "harness/util/json_object_reader.h"
 
+namespace dmbench {
+template <typename Struct>
+class ConfigFields;
+}
+
 namespace dmbench::workloads {
 
 // kInsert is the paper's "insert": insert-or-update of any key of the space, so that about
@@ -88,6 +93,9 @@ struct WorkloadSpec {
 
   // Every field, resolved, so that a result file records (and can re-run) exactly this workload.
   nlohmann::json ToJson() const;
+
+  // The config fields of the workload section.
+  static const ConfigFields<WorkloadSpec>& Fields();
 
   bool operator==(const WorkloadSpec&) const = default;
 };

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/cli/config_command.h"
 #include "harness/cli/fuzz_command.h"
 #include "harness/cli/merge_command.h"
 #include "harness/cli/micro_command.h"
@@ -23,6 +24,7 @@ constexpr const char* kUsage =
     "  sweep   every point of an experiment (a paper figure), one result file each\n"
     "  micro   substrate microbenchmarks on the simulated fabric (Sherman Figs. 2, 3)\n"
     "  nic     the calibration document of a simulated-fabric NIC profile\n"
+    "  config  the reference of every run-config field\n"
     "  serve   a memory server of a real RDMA cluster\n"
     "  merge   one result from the results of a real cluster's compute servers\n"
     "  fuzz    fuzz every input dmbench reads (a seeded campaign, cases per input kind)\n"
@@ -43,11 +45,12 @@ int main(int argc, char** argv) {
     if (command == "sweep") return dmbench::cli::RunSweepCommand(rest);
     if (command == "micro") return dmbench::cli::RunMicroCommand(rest);
     if (command == "nic") return dmbench::cli::RunNicCommand(rest);
+    if (command == "config") return dmbench::cli::RunConfigCommand(rest);
     if (command == "serve") return dmbench::cli::RunServeCommand(rest);
     if (command == "merge") return dmbench::cli::RunMergeCommand(rest);
     if (command == "fuzz") return dmbench::cli::RunFuzzCommand(rest);
     std::cerr << "dmbench: unknown command '" << command
-              << "' (allowed: run, sweep, micro, nic, serve, merge, fuzz)\n"
+              << "' (allowed: run, sweep, micro, nic, config, serve, merge, fuzz)\n"
               << kUsage;
     return 2;
   } catch (const dmbench::ConfigError& error) {

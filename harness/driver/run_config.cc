@@ -2,6 +2,7 @@
 
 #include "harness/driver/run_feasibility.h"
 #include "harness/rdma/errors.h"
+#include "harness/util/config_fields.h"
 #include "harness/util/json_object_reader.h"
 #include "indexes/index_presets.h"
 
@@ -9,79 +10,107 @@ namespace dmbench::driver {
 
 namespace {
 
-nlohmann::json IndexToJson(const std::string& engine, const std::string& preset,
-                           const indexes::TreeOptions& options, double fill_factor) {
-  return {{"engine", engine},
-          {"preset", preset},
-          {"consistency", indexes::ConsistencyName(options.consistency)},
-          {"combine", options.combine},
-          {"onchip", options.on_chip},
-          {"lock_placement", indexes::LockPlacementName(options.lock_placement)},
-          {"hierarchical", options.hierarchical},
-          {"handover", options.handover},
-          {"masked_locks", options.masked_locks},
-          {"faa_release", options.faa_release},
-          {"wrap_window_us", options.wrap_window_us},
-          {"key_bytes", options.key_bytes},
-          {"value_bytes", options.value_bytes},
-          {"node_bytes", options.node_bytes},
-          {"cache_mib", options.cache_bytes >> 20},
-          {"fill_factor", fill_factor}};
+std::string Joined(const std::vector<std::string>& names) {
+  std::string text;
+  for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
+  return text;
 }
 
-nlohmann::json TopologyToJson(const rdma::Topology& topology) {
-  return {{"memory_servers", topology.memory_servers},
-          {"compute_servers", topology.compute_servers},
-          {"threads_per_compute_server", topology.threads_per_compute_server},
-          {"coroutines_per_thread", topology.coroutines_per_thread},
-          {"colocated", topology.colocated},
-          {"host_memory_mib", topology.host_memory_mib},
-          {"chunk_mib", topology.chunk_mib}};
-}
-
-void ReadVerbsOptions(JsonObjectReader& backend, rdma::verbs::VerbsOptions& verbs) {
-  if (backend.Has("memory_servers")) {
-    const nlohmann::json& list = backend.Raw("memory_servers");
-    if (!list.is_array() || list.empty()) {
-      throw ConfigError(backend.FieldPath("memory_servers") +
-                        ": a non-empty list of \"host:port\" strings, one per memory server");
-    }
-    verbs.memory_servers.clear();
-    for (const nlohmann::json& entry : list) {
-      if (!entry.is_string()) {
-        throw ConfigError(backend.FieldPath("memory_servers") +
-                          ": entries are \"host:port\" strings");
-      }
-      verbs.memory_servers.push_back(entry.get<std::string>());
-    }
+// "sherman, fgplus (blink)": every preset with its engine.
+std::string PresetList() {
+  std::string text;
+  for (const std::string& engine : indexes::IndexEngineNames()) {
+    text += (text.empty() ? "" : "; ") + Joined(indexes::IndexPresetNames(engine)) + " (" + engine +
+            ")";
   }
-  verbs.compute_server =
-      static_cast<uint32_t>(backend.Unsigned("compute_server", verbs.compute_server, 0, 65534));
-  verbs.device = backend.String("device", verbs.device);
-  verbs.ib_port = static_cast<uint32_t>(backend.Unsigned("ib_port", verbs.ib_port, 0, 255));
-  verbs.gid_index = static_cast<int32_t>(backend.Number("gid_index", verbs.gid_index, -1, 255));
-  verbs.connect_timeout_ms = static_cast<uint32_t>(
-      backend.Unsigned("connect_timeout_ms", verbs.connect_timeout_ms, 1, 3600000));
-  verbs.completion_timeout_ms = static_cast<uint32_t>(
-      backend.Unsigned("completion_timeout_ms", verbs.completion_timeout_ms, 1, 3600000));
-  verbs.barrier_timeout_ms = static_cast<uint32_t>(
-      backend.Unsigned("barrier_timeout_ms", verbs.barrier_timeout_ms, 1, 86400000));
-}
-
-nlohmann::json VerbsOptionsToJson(const rdma::verbs::VerbsOptions& verbs) {
-  nlohmann::json json = {{"type", "verbs"},
-                         {"memory_servers", verbs.memory_servers},
-                         {"compute_server", verbs.compute_server},
-                         {"ib_port", verbs.ib_port},
-                         {"gid_index", verbs.gid_index},
-                         {"connect_timeout_ms", verbs.connect_timeout_ms},
-                         {"completion_timeout_ms", verbs.completion_timeout_ms},
-                         {"barrier_timeout_ms", verbs.barrier_timeout_ms}};
-  if (!verbs.device.empty()) json["device"] = verbs.device;  // empty: chosen by the route
-  return json;
+  return text;
 }
 
 }  // namespace
+
+const ConfigFields<RunConfig>& RunConfig::IndexFields() {
+  static const ConfigFields<RunConfig> fields = [] {
+    ConfigFields<RunConfig> list;
+    list.Custom(
+            "engine", "one of {" + Joined(indexes::IndexEngineNames()) + "}",
+            "the index engine; blink is the B-link tree engine FG+ and Sherman run on",
+            [](JsonObjectReader& reader, RunConfig& config) {
+              config.index_engine =
+                  reader.Choice("engine", config.index_engine, indexes::IndexEngineNames());
+            },
+            [](const RunConfig& config) { return nlohmann::json(config.index_engine); })
+        .Custom(
+            "preset", "a preset of the engine: " + PresetList(),
+            "the setup the other index fields edit (`type` is its old name, still read)",
+            // The preset first, so that the fields present edit it.
+            [](JsonObjectReader& reader, RunConfig& config) {
+              if (reader.Has("type") && reader.Has("preset")) {
+                throw ConfigError(reader.FieldPath("type") +
+                                  ": the old name of index.preset; give one of them, not both");
+              }
+              const std::string key = reader.Has("type") ? "type" : "preset";
+              config.index_preset = reader.Choice(key, config.index_preset,
+                                                  indexes::IndexPresetNames(config.index_engine));
+              config.index = indexes::FindIndexPreset(config.index_preset).blink_options();
+            },
+            [](const RunConfig& config) { return nlohmann::json(config.index_preset); })
+        .Number("fill_factor", &RunConfig::fill_factor, 0.05, 1.0, "bulkload leaf fill");
+    return list;
+  }();
+  return fields;
+}
+
+const ConfigFields<RunConfig>& RunConfig::RunFields() {
+  static const ConfigFields<RunConfig> fields = [] {
+    ConfigFields<RunConfig> list;
+    list.Number("warmup_ms", &RunConfig::warmup_ms, 0, 1e6,
+                "warm-up before the measured window, ms (simulated on the sim)")
+        .Number("measure_ms", &RunConfig::measure_ms, 1e-3, 1e6,
+                "measured window, ms (simulated on the sim)")
+        .Unsigned("seed", &RunConfig::seed, 0, UINT64_MAX,
+                  "random seed: the same config and seed give the same result")
+        .Bool("verify", &RunConfig::verify, "run the consistency checker over every operation");
+    return list;
+  }();
+  return fields;
+}
+
+const ConfigFields<BackendConfig>& BackendConfig::SimFields() {
+  static const ConfigFields<BackendConfig> fields = [] {
+    ConfigFields<BackendConfig> list;
+    list.String("nic", &BackendConfig::nic, "NIC profile: a name under configs/nic/ or a file")
+        .Custom(
+            "dma_read_order", "one of {ascending, descending, random}",
+            "overrides the profile's DMA read order; absent: the profile's",
+            [](JsonObjectReader& reader, BackendConfig& backend) {
+              backend.dma_read_order = reader.Choice("dma_read_order", backend.dma_read_order,
+                                                     {"", "ascending", "descending", "random"});
+            },
+            [](const BackendConfig& backend) {
+              return backend.dma_read_order.empty() ? nlohmann::json()
+                                                    : nlohmann::json(backend.dma_read_order);
+            })
+        .Custom(
+            "nic_overrides", "object of profile parameters and values",
+            "values over the profile's, each checked as in a profile file "
+            "({\"processing_units\": 0} switches a mechanism off)",
+            [](JsonObjectReader& reader, BackendConfig& backend) {
+              if (!reader.Has("nic_overrides")) return;
+              backend.nic_overrides = reader.Raw("nic_overrides");
+              if (!backend.nic_overrides.is_object()) {
+                throw ConfigError(reader.FieldPath("nic_overrides") +
+                                  ": must be a JSON object of NIC-profile parameters and "
+                                  "values, got " +
+                                  Printable(backend.nic_overrides.dump(), 57));
+              }
+            },
+            [](const BackendConfig& backend) {
+              return backend.nic_overrides.empty() ? nlohmann::json() : backend.nic_overrides;
+            });
+    return list;
+  }();
+  return fields;
+}
 
 RunConfig RunConfig::FromJson(const nlohmann::json& document) {
   RunConfig config;
@@ -90,19 +119,8 @@ RunConfig RunConfig::FromJson(const nlohmann::json& document) {
   root.String("description", "");
   if (root.Has("index")) {
     JsonObjectReader index = root.Object("index");
-    config.index_engine = index.Choice("engine", config.index_engine, indexes::IndexEngineNames());
-    // The preset first, so that the fields present edit it. `type` is the
-    // preset's name before engines were told apart: still read, never written.
-    const std::vector<std::string> presets = indexes::IndexPresetNames(config.index_engine);
-    if (index.Has("type") && index.Has("preset")) {
-      throw ConfigError(index.FieldPath("type") +
-                        ": the old name of index.preset; give one of them, not both");
-    }
-    const std::string preset_key = index.Has("type") ? "type" : "preset";
-    config.index_preset = index.Choice(preset_key, config.index_preset, presets);
-    config.index = indexes::FindIndexPreset(config.index_preset).blink_options();
+    IndexFields().Read(index, config);
     config.index.ReadJson(index);
-    config.fill_factor = index.Number("fill_factor", config.fill_factor, 0.05, 1.0);
     index.RejectUnknownKeys();
   }
   if (root.Has("topology")) {
@@ -113,19 +131,9 @@ RunConfig RunConfig::FromJson(const nlohmann::json& document) {
     JsonObjectReader backend = root.Object("backend");
     config.backend.type = backend.Choice("type", config.backend.type, {"sim", "verbs"});
     if (config.backend.type == "sim") {
-      config.backend.nic = backend.String("nic", config.backend.nic);
-      config.backend.dma_read_order =
-          backend.Choice("dma_read_order", "", {"", "ascending", "descending", "random"});
-      if (backend.Has("nic_overrides")) {
-        config.backend.nic_overrides = backend.Raw("nic_overrides");
-        if (!config.backend.nic_overrides.is_object()) {
-          throw ConfigError(backend.FieldPath("nic_overrides") +
-                            ": must be a JSON object of NIC-profile parameters and values, got " +
-                            Printable(config.backend.nic_overrides.dump(), 57));
-        }
-      }
+      BackendConfig::SimFields().Read(backend, config.backend);
     } else {
-      ReadVerbsOptions(backend, config.backend.verbs);
+      rdma::verbs::VerbsOptions::Fields().Read(backend, config.backend.verbs);
     }
     backend.RejectUnknownKeys();
   }
@@ -135,10 +143,7 @@ RunConfig RunConfig::FromJson(const nlohmann::json& document) {
   }
   if (root.Has("run")) {
     JsonObjectReader run = root.Object("run");
-    config.warmup_ms = run.Number("warmup_ms", config.warmup_ms, 0, 1e6);
-    config.measure_ms = run.Number("measure_ms", config.measure_ms, 1e-3, 1e6);
-    config.seed = run.Unsigned("seed", config.seed, 0, UINT64_MAX);
-    config.verify = run.Bool("verify", config.verify);
+    RunFields().Read(run, config);
     run.RejectUnknownKeys();
   }
   root.RejectUnknownKeys();
@@ -151,18 +156,17 @@ RunConfig RunConfig::FromJson(const nlohmann::json& document) {
 }
 
 nlohmann::json RunConfig::ToJson() const {
-  nlohmann::json backend_json = {{"type", backend.type}, {"nic", backend.nic}};
-  if (!backend.dma_read_order.empty()) backend_json["dma_read_order"] = backend.dma_read_order;
-  if (!backend.nic_overrides.empty()) backend_json["nic_overrides"] = backend.nic_overrides;
-  if (backend.type == "verbs") backend_json = VerbsOptionsToJson(backend.verbs);
-  return {
-      {"name", name},
-      {"index", IndexToJson(index_engine, index_preset, index, fill_factor)},
-      {"topology", TopologyToJson(topology)},
-      {"backend", backend_json},
-      {"workload", workload.ToJson()},
-      {"run",
-       {{"warmup_ms", warmup_ms}, {"measure_ms", measure_ms}, {"seed", seed}, {"verify", verify}}}};
+  nlohmann::json index_json = index.ToJson();
+  index_json.update(IndexFields().Write(*this));
+  nlohmann::json backend_json = backend.type == "sim" ? BackendConfig::SimFields().Write(backend)
+                                                      : backend.verbs.Fields().Write(backend.verbs);
+  backend_json["type"] = backend.type;
+  return {{"name", name},
+          {"index", index_json},
+          {"topology", topology.ToJson()},
+          {"backend", backend_json},
+          {"workload", workload.ToJson()},
+          {"run", RunFields().Write(*this)}};
 }
 
 nlohmann::json SetPath(nlohmann::json document, const std::string& path, nlohmann::json value) {

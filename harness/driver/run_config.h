@@ -19,6 +19,11 @@
 #include "indexes/blink/tree_options.h"
 #include "workloads/workload_spec.h"
 
+namespace dmbench {
+template <typename Struct>
+class ConfigFields;
+}
+
 namespace dmbench::driver {
 
 struct BackendConfig {
@@ -29,6 +34,9 @@ struct BackendConfig {
   // a profile file (e.g. {"processing_units": 0} switches a mechanism off).
   nlohmann::json nic_overrides = nlohmann::json::object();
   rdma::verbs::VerbsOptions verbs;  // verbs: where the memory servers are
+
+  // The fields of a sim backend section (beside its "type").
+  static const ConfigFields<BackendConfig>& SimFields();
 };
 
 struct RunConfig {
@@ -49,6 +57,12 @@ struct RunConfig {
 
   static RunConfig FromJson(const nlohmann::json& document);
   nlohmann::json ToJson() const;
+
+  // The index section's own fields (engine, preset, fill_factor), read
+  // before the engine's options (indexes::TreeOptions::Fields()).
+  static const ConfigFields<RunConfig>& IndexFields();
+  // The run section: the measurement window, the seed, verification.
+  static const ConfigFields<RunConfig>& RunFields();
 };
 
 // Sets the field at a dotted path ("index.combine", "workload.theta") of a

@@ -4,6 +4,7 @@
 
 #include "harness/rdma/errors.h"
 #include "harness/rdma/memory_layout.h"
+#include "harness/util/config_fields.h"
 #include "harness/util/json_object_reader.h"
 
 namespace dmbench::rdma {
@@ -45,23 +46,35 @@ void Topology::Validate() const {
   }
 }
 
+const ConfigFields<Topology>& Topology::Fields() {
+  static const ConfigFields<Topology> fields = [] {
+    using T = Topology;
+    ConfigFields<Topology> list;
+    list.Unsigned("memory_servers", &T::memory_servers, 1, kMaxServers, "memory servers")
+        .Unsigned("compute_servers", &T::compute_servers, 1, kMaxServers, "compute servers")
+        .Unsigned("threads_per_compute_server", &T::threads_per_compute_server, 1, kMaxClients,
+                  "client threads on each compute server")
+        .Unsigned("coroutines_per_thread", &T::coroutines_per_thread, 1, 64,
+                  "clients (coroutines) per thread")
+        .Bool("colocated", &T::colocated,
+              "machine i hosts memory server i and compute server i behind one NIC")
+        .Unsigned("host_memory_mib", &T::host_memory_mib, 1, uint64_t{1} << 28,
+                  "host memory per memory server, MiB")
+        .Unsigned("chunk_mib", &T::chunk_mib, 1, 1024,
+                  "unit of remote allocation, MiB (paper §4.2.4)");
+    return list;
+  }();
+  return fields;
+}
+
 Topology Topology::FromJson(JsonObjectReader& reader) {
   Topology topology;
-  topology.memory_servers = static_cast<uint32_t>(
-      reader.Unsigned("memory_servers", topology.memory_servers, 1, kMaxServers));
-  topology.compute_servers = static_cast<uint32_t>(
-      reader.Unsigned("compute_servers", topology.compute_servers, 1, kMaxServers));
-  topology.threads_per_compute_server = static_cast<uint32_t>(reader.Unsigned(
-      "threads_per_compute_server", topology.threads_per_compute_server, 1, kMaxClients));
-  topology.coroutines_per_thread = static_cast<uint32_t>(
-      reader.Unsigned("coroutines_per_thread", topology.coroutines_per_thread, 1, 64));
-  topology.colocated = reader.Bool("colocated", topology.colocated);
-  topology.host_memory_mib =
-      reader.Unsigned("host_memory_mib", topology.host_memory_mib, 1, uint64_t{1} << 28);
-  topology.chunk_mib = reader.Unsigned("chunk_mib", topology.chunk_mib, 1, 1024);
+  Fields().Read(reader, topology);
   reader.RejectUnknownKeys();
   topology.Validate();
   return topology;
 }
+
+nlohmann::json Topology::ToJson() const { return Fields().Write(*this); }
 
 }  // namespace dmbench::rdma

@@ -3,9 +3,13 @@
 
 #include <cstdint>
 
+#include <nlohmann/json.hpp>
+
 namespace dmbench {
 class JsonObjectReader;
-}
+template <typename Struct>
+class ConfigFields;
+}  // namespace dmbench
 
 namespace dmbench::rdma {
 
@@ -29,8 +33,11 @@ struct Topology {
 
   // Throws ConfigError naming the field and the allowed values.
   void Validate() const;
+  // The config fields of the topology section.
+  static const ConfigFields<Topology>& Fields();
   // Reads the fields present in `reader` over the defaults, then validates.
   static Topology FromJson(JsonObjectReader& reader);
+  nlohmann::json ToJson() const;
 };
 
 }  // namespace dmbench::rdma

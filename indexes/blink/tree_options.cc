@@ -3,6 +3,7 @@
 #include <string>
 
 #include "harness/rdma/errors.h"
+#include "harness/util/config_fields.h"
 #include "harness/util/json_object_reader.h"
 #include "indexes/blink/node_format.h"
 #include "indexes/common/index_layout.h"
@@ -94,29 +95,49 @@ void TreeOptions::Validate(const rdma::ClusterShape& shape) const {
   }
 }
 
-void TreeOptions::ReadJson(JsonObjectReader& reader) {
-  key_bytes = static_cast<uint32_t>(reader.Unsigned("key_bytes", key_bytes, 8, 1024));
-  value_bytes = static_cast<uint32_t>(reader.Unsigned("value_bytes", value_bytes, 8, 1024));
-  node_bytes = static_cast<uint32_t>(reader.Unsigned("node_bytes", node_bytes, 256, 65536));
-  cache_bytes = reader.Unsigned("cache_mib", cache_bytes >> 20, 0, 1 << 20) << 20;
-  const std::string scheme = reader.Choice("consistency", ConsistencyName(consistency),
-                                           {"crc", "node", "two_level", "cacheline"});
-  consistency = scheme == "crc"         ? Consistency::kCrc
-                : scheme == "node"      ? Consistency::kNodeVersions
-                : scheme == "two_level" ? Consistency::kTwoLevel
-                                        : Consistency::kCacheline;
-  combine = reader.Bool("combine", combine);
-  on_chip = reader.Bool("onchip", on_chip);
-  lock_placement = reader.Choice("lock_placement", LockPlacementName(lock_placement),
-                                 {"node", "table"}) == "node"
-                       ? LockPlacement::kNode
-                       : LockPlacement::kTable;
-  hierarchical = reader.Bool("hierarchical", hierarchical);
-  handover = static_cast<uint32_t>(reader.Unsigned("handover", handover, 0, 1 << 20));
-  masked_locks = reader.Bool("masked_locks", masked_locks);
-  faa_release = reader.Bool("faa_release", faa_release);
-  wrap_window_us = reader.Number("wrap_window_us", wrap_window_us, 0.1, 1e6);
+const ConfigFields<TreeOptions>& TreeOptions::Fields() {
+  static const ConfigFields<TreeOptions> fields = [] {
+    using O = TreeOptions;
+    ConfigFields<TreeOptions> list;
+    list.Choice("consistency", &O::consistency,
+                {{"crc", Consistency::kCrc},
+                 {"node", Consistency::kNodeVersions},
+                 {"two_level", Consistency::kTwoLevel},
+                 {"cacheline", Consistency::kCacheline}},
+                "how a lock-free reader knows a node is whole: CRC32C (FG+), 4-bit node "
+                "versions, two-level versions (Sherman), per-cacheline versions")
+        .Bool("combine", &O::combine, "write-back and release (and sibling) in one batch")
+        .Bool("onchip", &O::on_chip, "the global lock table in NIC on-chip memory")
+        .Choice("lock_placement", &O::lock_placement,
+                {{"node", LockPlacement::kNode}, {"table", LockPlacement::kTable}},
+                "locks in each node's header (FG, FG+) or in a global lock table (Sherman)")
+        .Bool("hierarchical", &O::hierarchical,
+              "a local lock table with FIFO wait queues per compute server")
+        .Unsigned("handover", &O::handover, 0, 1 << 20,
+                  "most local handovers in a row (Sherman's kMaxHandOverTime); 0 = off")
+        .Bool("masked_locks", &O::masked_locks, "16-bit locks by masked CAS (sim only)")
+        .Bool("faa_release", &O::faa_release, "release locks by FAA, as FG did")
+        .Number("wrap_window_us", &O::wrap_window_us, 0.1, 1e6,
+                "with 4-bit versions, a READ longer than this is retried (paper §4.4)")
+        .Unsigned("key_bytes", &O::key_bytes, 8, 1024, "key width; the first 8 bytes are the key")
+        .Unsigned("value_bytes", &O::value_bytes, 8, 1024,
+                  "value width; the first 8 bytes are the value")
+        .Unsigned("node_bytes", &O::node_bytes, 256, 65536, "node size, a multiple of 64")
+        .Custom(
+            "cache_mib", "integer in [0, 1048576]", "level-1 index cache per compute server, MiB",
+            [](JsonObjectReader& reader, O& options) {
+              options.cache_bytes =
+                  reader.Unsigned("cache_mib", options.cache_bytes >> 20, 0, 1 << 20) << 20;
+            },
+            [](const O& options) { return nlohmann::json(options.cache_bytes >> 20); });
+    return list;
+  }();
+  return fields;
 }
+
+void TreeOptions::ReadJson(JsonObjectReader& reader) { Fields().Read(reader, *this); }
+
+nlohmann::json TreeOptions::ToJson() const { return Fields().Write(*this); }
 
 std::string TreeOptions::Describe() const {
   return std::string("consistency=") + ConsistencyName(consistency) +

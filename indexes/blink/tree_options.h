@@ -6,12 +6,16 @@
 #include <cstdint>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "harness/rdma/client_location.h"
 #include "indexes/common/lock_options.h"
 
 namespace dmbench {
 class JsonObjectReader;
-}
+template <typename Struct>
+class ConfigFields;
+}  // namespace dmbench
 
 namespace dmbench::indexes {
 
@@ -54,8 +58,11 @@ struct TreeOptions {
   // Throws ConfigError naming the field and what is allowed; `shape` says
   // what the backend offers (masked CAS, on-chip memory).
   void Validate(const rdma::ClusterShape& shape) const;
-  // Reads fields present over *this (a preset), then validates sizes.
+  // The config fields (the index section, beside the engine and preset).
+  static const ConfigFields<TreeOptions>& Fields();
+  // Reads the fields present over *this (a preset).
   void ReadJson(JsonObjectReader& reader);
+  nlohmann::json ToJson() const;
   std::string Describe() const;
 };
 

@@ -6,6 +6,11 @@
 #include <string>
 #include <vector>
 
+namespace dmbench {
+template <typename Struct>
+class ConfigFields;
+}
+
 namespace dmbench::rdma::verbs {
 
 struct VerbsOptions {
@@ -28,6 +33,9 @@ struct VerbsOptions {
   // How long a compute server waits for the others at a barrier (bulkload
   // by compute server 0 happens between two of them).
   uint32_t barrier_timeout_ms = 600000;
+
+  // The config fields of a verbs backend section (beside its "type").
+  static const ConfigFields<VerbsOptions>& Fields();
 };
 
 }  // namespace dmbench::rdma::verbs
