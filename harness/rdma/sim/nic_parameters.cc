@@ -49,6 +49,19 @@ NicParameter Choice(std::string_view key, std::string_view group, std::string_vi
   return parameter;
 }
 
+// `parameter`, which a profile may leave out for `value` (its mechanism off).
+NicParameter Off(NicParameter parameter, double value) {
+  parameter.has_default = true;
+  parameter.default_value = value;
+  return parameter;
+}
+
+NicParameter Off(NicParameter parameter, std::string_view name) {
+  parameter.has_default = true;
+  parameter.default_name = name;
+  return parameter;
+}
+
 constexpr std::array<std::string_view, 3> kDmaOrders = {"ascending", "descending", "random"};
 constexpr std::array<std::string_view, 2> kArbitrations = {"fifo", "random"};
 
@@ -69,22 +82,29 @@ const NicParameter kParameters[] = {
          &NicProfile::cpu_poll_completion_ns, 0, 1e6),
     Real("cpu_wakeup_ns", kCompute, "CPU ns to wake a parked client of the same compute server",
          &NicProfile::cpu_wakeup_ns, 0, 1e6),
-    Real("cpu_lock_spinner_ns", kCompute,
-         "CPU ns a local lock hand-off takes longer per other client waiting on the same lock; "
-         "0 = waiters cost nothing",
-         &NicProfile::cpu_lock_spinner_ns, 0, 1e6),
-    Real("cpu_index_cache_lookup_ns", kCompute, "CPU ns per index-cache lookup; 0 = not charged",
-         &NicProfile::cpu_index_cache_lookup_ns, 0, 1e6),
-    Real("cpu_key_generation_ns", kCompute,
-         "CPU ns per operation the workload generates (key draw, mix choice); 0 = not charged",
-         &NicProfile::cpu_key_generation_ns, 0, 1e6),
-    Real("cpu_crc_ns_per_byte", kCompute,
-         "CPU ns per byte of CRC32C computed or checked; 0 = not charged",
-         &NicProfile::cpu_crc_ns_per_byte, 0, 1e3),
-    Real("cpu_coroutine_switch_ns", kCompute,
-         "CPU ns per resumption of a suspended client coroutine (its two context switches); 0 = "
-         "not charged",
-         &NicProfile::cpu_coroutine_switch_ns, 0, 1e6),
+    Off(Real("cpu_lock_spinner_ns", kCompute,
+             "CPU ns a local lock hand-off takes longer per other client waiting on the same lock; "
+             "0 = waiters cost nothing",
+             &NicProfile::cpu_lock_spinner_ns, 0, 1e6),
+        0),
+    Off(Real("cpu_index_cache_lookup_ns", kCompute,
+             "CPU ns per index-cache lookup; 0 = not charged",
+             &NicProfile::cpu_index_cache_lookup_ns, 0, 1e6),
+        0),
+    Off(Real("cpu_key_generation_ns", kCompute,
+             "CPU ns per operation the workload generates (key draw, mix choice); 0 = not charged",
+             &NicProfile::cpu_key_generation_ns, 0, 1e6),
+        0),
+    Off(Real("cpu_crc_ns_per_byte", kCompute,
+             "CPU ns per byte of CRC32C computed or checked; 0 = not charged",
+             &NicProfile::cpu_crc_ns_per_byte, 0, 1e3),
+        0),
+    Off(Real(
+            "cpu_coroutine_switch_ns", kCompute,
+            "CPU ns per resumption of a suspended client coroutine (its two context switches); 0 = "
+            "not charged",
+            &NicProfile::cpu_coroutine_switch_ns, 0, 1e6),
+        0),
     Real("link_bandwidth_gbps", kNetwork, "link bandwidth per direction, Gbit/s",
          &NicProfile::link_bandwidth_gbps, 0.1, 1e5),
     Real("link_latency_ns", kNetwork, "one-way wire and switch latency, ns",
@@ -99,16 +119,18 @@ const NicParameter kParameters[] = {
          &NicProfile::nic_outbound_mops, 0.001, 1e5),
     Real("nic_inbound_mops", kNic, "requests a NIC serves per second, millions",
          &NicProfile::nic_inbound_mops, 0.001, 1e5),
-    Whole("processing_units", kNic,
-          "responder processing units per NIC; QPs bound by hash; an atomic holds its unit "
-          "until its bucket grants it and its memory read returns (head-of-line blocking); "
-          "0 = not modelled",
-          &NicProfile::processing_units, 0, 1024),
-    Whole("atomic_parking_slots", kNic,
-          "atomics a NIC holds aside while they wait for a busy bucket, releasing their "
-          "processing unit; with all taken, a waiting atomic holds its unit (needs "
-          "processing_units)",
-          &NicProfile::atomic_parking_slots, 0, 1 << 20),
+    Off(Whole("processing_units", kNic,
+              "responder processing units per NIC; QPs bound by hash; an atomic holds its unit "
+              "until its bucket grants it and its memory read returns (head-of-line blocking); "
+              "0 = not modelled",
+              &NicProfile::processing_units, 0, 1024),
+        0),
+    Off(Whole("atomic_parking_slots", kNic,
+              "atomics a NIC holds aside while they wait for a busy bucket, releasing their "
+              "processing unit; with all taken, a waiting atomic holds its unit (needs "
+              "processing_units)",
+              &NicProfile::atomic_parking_slots, 0, 1 << 20),
+        0),
     Real("pcie_read_latency_ns", kPcie, "DMA read round trip, ns",
          &NicProfile::pcie_read_latency_ns, 0, 1e6),
     Real("pcie_write_latency_ns", kPcie, "until a DMA write is visible in host memory, ns",
@@ -124,23 +146,26 @@ const NicParameter kParameters[] = {
           &NicProfile::atomic_buckets, 1, 1 << 24, /*power_of_two=*/true),
     Real("atomic_on_chip_ns", kAtomics, "bucket occupancy of an atomic on device memory, ns",
          &NicProfile::atomic_on_chip_ns, 0, 1e6),
-    Choice(
-        "atomic_bucket_arbitration", kAtomics,
-        "which waiting atomic a freed bucket serves: fifo (arrival order) or random", kArbitrations,
-        [](const NicProfile& p) -> std::string_view {
-          return BucketArbitrationName(p.atomic_bucket_arbitration);
-        },
-        [](NicProfile& p, std::string_view name) {
-          p.atomic_bucket_arbitration = ParseBucketArbitration(std::string(name));
-        }),
+    Off(Choice(
+            "atomic_bucket_arbitration", kAtomics,
+            "which waiting atomic a freed bucket serves: fifo (arrival order) or random",
+            kArbitrations,
+            [](const NicProfile& p) -> std::string_view {
+              return BucketArbitrationName(p.atomic_bucket_arbitration);
+            },
+            [](NicProfile& p, std::string_view name) {
+              p.atomic_bucket_arbitration = ParseBucketArbitration(std::string(name));
+            }),
+        std::string_view("fifo")),
     Whole("cacheline_bytes", kMemory, "DMA granularity: reads tear at cacheline boundaries",
           &NicProfile::cacheline_bytes, 8, 4096, /*power_of_two=*/true),
-    Choice(
-        "dma_read_order", kMemory, "order in which a READ's cachelines are fetched", kDmaOrders,
-        [](const NicProfile& p) -> std::string_view { return DmaOrderName(p.dma_read_order); },
-        [](NicProfile& p, std::string_view name) {
-          p.dma_read_order = ParseDmaOrder(std::string(name));
-        }),
+    Off(Choice(
+            "dma_read_order", kMemory, "order in which a READ's cachelines are fetched", kDmaOrders,
+            [](const NicProfile& p) -> std::string_view { return DmaOrderName(p.dma_read_order); },
+            [](NicProfile& p, std::string_view name) {
+              p.dma_read_order = ParseDmaOrder(std::string(name));
+            }),
+        std::string_view("ascending")),
 };
 
 }  // namespace

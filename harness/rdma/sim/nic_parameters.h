@@ -28,7 +28,18 @@ struct NicParameter {
   std::span<const std::string_view> names;  // kChoice: the allowed values
   std::string_view (*get)(const NicProfile&) = nullptr;
   void (*set)(NicProfile&, std::string_view) = nullptr;
+  // A profile may leave the parameter out only when it has a default, and
+  // the default is always the value that leaves its mechanism out (0, or
+  // the neutral choice): a profile written before a mechanism existed keeps
+  // its behaviour, and no number enters the model without a source.
+  bool has_default = false;
+  double default_value = 0;       // kReal, kWhole
+  std::string_view default_name;  // kChoice
 };
+
+// The source recorded for a parameter a profile leaves to its default.
+inline constexpr std::string_view kDefaultSource =
+    "not in the profile file: the default, which leaves this mechanism out";
 
 std::span<const NicParameter> NicParameters();
 

@@ -103,6 +103,17 @@ NicProfile NicProfile::FromJson(JsonObjectReader& reader) {
   JsonObjectReader parameters = reader.Object("parameters");
   for (const NicParameter& parameter : NicParameters()) {
     const std::string key(parameter.key);
+    if (parameter.has_default && !parameters.Has(key)) {
+      if (parameter.kind == NicParameter::Kind::kChoice) {
+        parameter.set(profile, parameter.default_name);
+      } else {
+        const nlohmann::json defaults = {{"value", parameter.default_value}};
+        JsonObjectReader holder(defaults, parameters.FieldPath(key));
+        ReadValue(parameter, holder, "value", profile);
+      }
+      profile.sources[key] = std::string(kDefaultSource);
+      continue;
+    }
     // Reads {"value": ..., "source": "..."}; the source is mandatory so that
     // no number enters the model without provenance.
     JsonObjectReader entry = parameters.Object(key);

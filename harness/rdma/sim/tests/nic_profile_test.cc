@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/rdma/errors.h"
+#include "harness/rdma/sim/nic_parameters.h"
 #include "harness/rdma/sim/nic_profile.h"
 #include "harness/rdma/sim/tests/sim_test_support.h"
 #include "harness/util/json_object_reader.h"
@@ -91,12 +92,29 @@ TEST(NicProfile, MissingParameterIsNamed) {
   EXPECT_TRUE(Mentions(message, "NIC profile "));
 }
 
-TEST(NicProfile, MissingDmaReadOrderIsNamed) {
+// A mechanism's parameters may be left out of a profile, and then switch
+// the mechanism off, so that a profile written before the mechanism existed
+// keeps its behaviour; what a profile leaves out is said in its sources.
+TEST(NicProfile, LeftOutMechanismsAreOff) {
   nlohmann::json document = ShippedProfile();
-  document["parameters"].erase("dma_read_order");
-  EXPECT_TRUE(
-      Mentions(LoadError("missing_order", document), "parameters.dma_read_order: is required"));
+  for (const NicParameter& parameter : NicParameters()) {
+    if (parameter.has_default) document["parameters"].erase(std::string(parameter.key));
+  }
+  const NicProfile profile = NicProfile::Load(WriteTemp("mechanisms_off", document.dump(2)));
+  EXPECT_EQ(profile.processing_units, 0u);
+  EXPECT_EQ(profile.atomic_parking_slots, 0u);
+  EXPECT_EQ(profile.cpu_lock_spinner_ns, 0.0);
+  EXPECT_EQ(profile.cpu_index_cache_lookup_ns, 0.0);
+  EXPECT_EQ(profile.dma_read_order, DmaOrder::kAscending);
+  EXPECT_EQ(profile.atomic_bucket_arbitration, BucketArbitration::kFifo);
+  EXPECT_EQ(profile.sources.at("processing_units"), kDefaultSource);
+  // The shipped profile gives every parameter with its source.
+  const NicProfile shipped = NicProfile::Load(NicProfilePath("cx5-100g"));
+  for (const NicParameter& parameter : NicParameters()) {
+    EXPECT_NE(shipped.sources.at(std::string(parameter.key)), kDefaultSource) << parameter.key;
+  }
 }
+
 
 TEST(NicProfile, ParameterWithoutSourceIsNamed) {
   nlohmann::json document = ShippedProfile();
