@@ -5,9 +5,10 @@
 #   ae/run.sh FIG... | all [--quick | --full] [--out DIR] [--jobs N]
 #             [--backend sim | verbs --hosts FILE [--ssh "CMD"]] [--set path=value]...
 #
-# FIG is one of: calibration table1 fig2 fig3 fig10 fig11 fig12 fig13 fig14 fig15
-# fig16 (calibration: the public hardware figures the NIC profile is
-# calibrated on, configs/experiments/calibration-basics.json).
+# FIG is the "ae" name an experiment file of configs/experiments/ gives
+# (today: calibration table1 fig2 fig3 fig10 fig11 fig12 fig13 fig14 fig15
+# fig16; calibration: the public hardware figures the NIC profile is
+# calibrated on); experiments sharing a name run together.
 # --full (default) runs each experiment as configs/experiments/ defines it
 # (scaled to a laptop); --quick shortens keys and windows for a first look.
 # A second run with the same --out skips the points already done.
@@ -29,20 +30,18 @@ usage() {
   exit 2
 }
 
-declare -A experiments=(
-  [calibration]="calibration-basics"
-  [table1]="table1-fg"
-  [fig2]="fig02-rdma-locks"
-  [fig3]="fig03-verbs fig03-verbs-outbound"
-  [fig10]="fig10-breakdown-skewed"
-  [fig11]="fig11-breakdown-uniform"
-  [fig12]="fig12a-range-only fig12b-range-write"
-  [fig13]="fig13-scalability"
-  [fig14]="fig14-in-depth"
-  [fig15]="fig15a-key-size-uniform fig15b-key-size-skewed fig15c-cache-size"
-  [fig16]="fig16-hocl"
-)
-order=(calibration table1 fig2 fig3 fig10 fig11 fig12 fig13 fig14 fig15 fig16)
+# The figures are what the experiment files register ("ae" names,
+# plots/experiment_registry.py); no list of them is kept here.
+declare -A experiments=()
+order=()
+while read -r ae_name experiment; do
+  [[ -n "${experiments[$ae_name]+x}" ]] || order+=("$ae_name")
+  experiments[$ae_name]+="${experiments[$ae_name]:+ }$experiment"
+done < <(/usr/bin/python3 plots/experiment_registry.py configs/experiments)
+if [[ ${#order[@]} -eq 0 ]]; then
+  echo "ae/run.sh: no experiment registered under configs/experiments (see the error above)" >&2
+  exit 1
+fi
 
 figures=()
 mode=full

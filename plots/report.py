@@ -8,10 +8,11 @@ Finds the experiments under DIR: every subdirectory (and DIR itself) that
 holds an experiment.json of `dmbench sweep`, keyed by the experiment's
 `name`, whatever the directory is called (so my-runs/exp-fig10 and
 results/ae/fig10-breakdown-skewed both work); --prefix keeps only the
-subdirectories whose name starts with PREFIX. Draws each figure with its
-script's draw() (table1.py, fig02.py, ... fig16.py; experiments are grouped by
-the figure their experiment file names) into REPORT_DIR/figures/ (PNG and
-PDF), writes REPORT_DIR/REPORT.md and prints the claims table.
+subdirectories whose name starts with PREFIX. Draws each figure with the
+script its experiment file names ("plot": {"script", "output", "options"}:
+plots/SCRIPT.py's draw(), experiments with one output drawn together) into
+REPORT_DIR/figures/ (PNG and PDF), writes REPORT_DIR/REPORT.md and prints the
+claims table.
 
 Model ablations: each directory DIR/ablation/LABEL/ is a results root of
 its own (one directory per experiment, as DIR) run with one mechanism of
@@ -38,22 +39,8 @@ from pathlib import Path
 
 import claims as claimlib
 import dmbench_results as dr
+import experiment_registry as registry
 
-# Figure (as experiment files name it) -> plot script, output stem, and the
-# script's options that are not about inputs and outputs.
-FIGURES = {
-    "Table 1": ("table1", "table1", {}),
-    "Figure 2": ("fig02", "fig02", {}),
-    "Figure 3": ("fig03", "fig03", {}),
-    "Figure 10": ("fig10", "fig10", {"figure": 10}),
-    "Figure 11": ("fig10", "fig11", {"figure": 11}),
-    "Figure 12": ("fig12", "fig12", {}),
-    "Figure 13": ("fig13", "fig13", {}),
-    "Figure 14": ("fig14", "fig14", {}),
-    "Figure 15": ("fig15", "fig15", {}),
-    "Figure 16": ("fig16", "fig16", {}),
-}
-ORDER = list(FIGURES)
 PROG = "report.py"
 ABLATION_DIR = "ablation"         # DIR/ablation/LABEL/: DIR run with one mechanism off
 ABLATION_FILE = "ABLATION.json"   # in each DIR/ablation/LABEL/: what was switched off
@@ -192,25 +179,56 @@ class Drawn:
     error: str = ""
 
 
-def draw_figures(experiments: dict[str, dr.Experiment], directory: Path) -> list[Drawn]:
-    """One figure per figure key, from all experiments that name it, drawn
-    by the figure's own script (the report adds no drawing of its own)."""
-    groups: dict[str, list[dr.Experiment]] = {}
+@dataclass(frozen=True)
+class Plot:
+    script: str    # plots/SCRIPT.py, whose draw() makes the figure
+    output: str    # figures/OUTPUT.png; experiments with one output share a figure
+    options: dict  # the script's options that are not about inputs and outputs
+
+
+def plot_of(experiment: dr.Experiment) -> Plot | None:
+    """The plot an experiment file registers, None when it has none."""
+    spec = experiment.definition.get("plot")
+    if spec is None:
+        return None
+    where = f"{experiment.directory / 'experiment.json'} experiment.plot"
+    if not isinstance(spec, dict):
+        raise dr.ResultsError(f"{where}: should be an object {{script, output, options}}")
+    script = dr.require(spec, "script", where, dr.STRING)
+    output = spec.get("output", script)
+    options = spec.get("options", {})
+    if not isinstance(output, str) or not isinstance(options, dict):
+        raise dr.ResultsError(f"{where}: 'output' should be a string, 'options' an object")
+    if not (Path(__file__).parent / f"{script}.py").is_file():
+        raise dr.ResultsError(f"{where}: no plot script plots/{script}.py")
+    return Plot(script, output, options)
+
+
+def draw_figures(experiments: dict[str, dr.Experiment], directory: Path,
+                 errors: list[str]) -> list[Drawn]:
+    """One figure per plot output, from all experiments that register it,
+    drawn by the script they name (the report adds no drawing of its own)."""
+    groups: dict[str, tuple[Plot, list[dr.Experiment]]] = {}
     for experiment in experiments.values():
-        key = figure_of(experiment)
-        if key in FIGURES:
-            groups.setdefault(key, []).append(experiment)
+        try:
+            plot = plot_of(experiment)
+        except dr.ResultsError as error:
+            errors.append(str(error))
+            continue
+        if plot is not None:
+            groups.setdefault(plot.output, (plot, []))[1].append(experiment)
     drawn = []
-    for key in sorted(groups, key=ORDER.index):
-        module_name, stem, options = FIGURES[key]
-        group = sorted(groups[key], key=lambda e: e.name)
-        result = Drawn(key, group)
-        module = importlib.import_module(module_name)
+    for output in sorted(groups, key=lambda o: min(
+            registry.ae_order(str(e.definition.get("ae", e.name))) for e in groups[o][1])):
+        plot, group = groups[output]
+        group = sorted(group, key=lambda e: e.name)
+        result = Drawn(figure_of(group[0]) or output, group)
+        module = importlib.import_module(plot.script)
         args = argparse.Namespace(results=[str(e.directory) for e in group],
-                                  out=str(directory / stem), **options)
+                                  out=str(directory / output), **plot.options)
         try:
             figure = module.draw(group, args)
-            written = dr.save(figure, str(directory / stem))
+            written = dr.save(figure, str(directory / output))
             result.png = written[0]
             for path in written:
                 print(f"wrote {path}")
@@ -606,7 +624,7 @@ def main(argv=None) -> int:
 
     try:
         args.out.mkdir(parents=True, exist_ok=True)
-        drawn = draw_figures(experiments, figures_dir)
+        drawn = draw_figures(experiments, figures_dir, errors)
         errors += [d.error for d in drawn if d.error]
         report = args.out / "REPORT.md"
         write_report(report, args, experiments, found, drawn, outcomes, targets, ablated,

@@ -85,6 +85,37 @@ std::vector<nlohmann::json> ReadSweep(JsonObjectReader& reader) {
   return combinations;
 }
 
+// The figure registry lives in the experiment files: "ae" is the name
+// ae/run.sh knows the experiment by (experiments sharing it run together),
+// "plot" the script that draws it (plots/SCRIPT.py's draw(), into OUTPUT,
+// with OPTIONS). Only their shape is checked here; plots/ checks that the
+// script exists.
+void ReadFigureRegistration(JsonObjectReader& reader) {
+  if (reader.Has("ae")) {
+    const std::string ae = reader.RequiredString("ae");
+    if (ae.empty() || FileSafe(ae) != ae) {
+      throw ConfigError("ae: \"" + Printable(ae) +
+                        "\" must be a non-empty word of letters, digits and . _ = + - (a name "
+                        "for ae/run.sh's command line)");
+    }
+  }
+  if (!reader.Has("plot")) return;
+  JsonObjectReader plot = reader.Object("plot");
+  const std::string script = plot.RequiredString("script");
+  for (const char* key : {"script", "output"}) {
+    const std::string name = plot.String(key, script);
+    if (name.empty() || FileSafe(name) != name) {
+      throw ConfigError(plot.FieldPath(key) + ": \"" + Printable(name) +
+                        "\" must be a file name without extension (plots/NAME.py, "
+                        "report figures/NAME.png)");
+    }
+  }
+  if (plot.Has("options") && !plot.Raw("options").is_object()) {
+    throw ConfigError(plot.FieldPath("options") + ": must be an object of the script's options");
+  }
+  plot.RejectUnknownKeys();
+}
+
 }  // namespace
 
 Experiment LoadExperiment(const std::string& file, const std::vector<std::string>& sets) {
@@ -100,6 +131,7 @@ Experiment LoadExperiment(const std::string& file, const std::vector<std::string
     experiment.figure = reader.String("figure", "");
     experiment.description = reader.String("description", "");
     if (reader.Has("paper_scale")) reader.Raw("paper_scale");  // documentation for readers
+    ReadFigureRegistration(reader);
     if (reader.Has("micro")) {
       JsonObjectReader micro = reader.Object("micro");
       const nlohmann::json& arguments = micro.Raw("arguments");

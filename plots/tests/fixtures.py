@@ -429,7 +429,8 @@ def table1(root: Path) -> list[Path]:
     base = index_base()
     base["index"] = {"preset": "fgplus", "faa_release": True}
     return [write_sweep(root / "table1", {
-        "name": "table1-fg", "figure": "Table 1 (§3.1.1)", "base": base,
+        "name": "table1-fg", "figure": "Table 1 (§3.1.1)", "ae": "table1",
+        "plot": {"script": "table1"}, "base": base,
         "paper_scale": {"paper_results": {
             "read-intensive uniform": {"mops": 31.8, "p50_us": 4.9, "p90_us": 6.4,
                                        "p99_us": 14.9},
@@ -441,15 +442,18 @@ def table1(root: Path) -> list[Path]:
 
 def fig10(root: Path, distribution: str = "zipfian") -> list[Path]:
     figure = "Figure 10 (§5.2.1)" if distribution == "zipfian" else "Figure 11 (§5.2.2)"
+    stem = "fig10" if distribution == "zipfian" else "fig11"
     return [write_sweep(root / f"fig10-{distribution}", {
-        "name": f"breakdown-{distribution}", "figure": figure,
+        "name": f"breakdown-{distribution}", "figure": figure, "ae": stem,
+        "plot": {"script": "fig10", "output": stem, "options": {"figure": int(stem[3:])}},
         "base": index_base(distribution=distribution), "variants": BREAKDOWN,
         "sweep": {"workload.mix": ["write-only", "write-intensive", "read-intensive"]}})]
 
 
 def fig12(root: Path) -> list[Path]:
     return [write_sweep(root / f"fig12-{mix}", {
-        "name": f"fig12-{mix}", "figure": "Figure 12 (§5.3)",
+        "name": f"fig12-{mix}", "figure": "Figure 12 (§5.3)", "ae": "fig12",
+        "plot": {"script": "fig12"},
         "base": index_base(mix=mix), "variants": FG_AND_SHERMAN,
         "sweep": {"workload.range_size": [100, 1000, 10000]}})
         for mix in ("range-only", "range-write")]
@@ -459,11 +463,13 @@ def fig13(root: Path) -> list[Path]:
     coroutines = {"topology.coroutines_per_thread": [1, 2, 3]}
     return [
         write_sweep(root / "fig13-uniform", {
-            "name": "fig13-uniform", "figure": "Figure 13 (§5.4)",
+            "name": "fig13-uniform", "figure": "Figure 13 (§5.4)", "ae": "fig13",
+            "plot": {"script": "fig13"},
             "base": index_base(distribution="uniform"), "variants": FG_AND_SHERMAN,
             "sweep": coroutines}),
         write_sweep(root / "fig13-skew", {
-            "name": "fig13-skew", "figure": "Figure 13 (§5.4)", "base": index_base(),
+            "name": "fig13-skew", "figure": "Figure 13 (§5.4)", "ae": "fig13",
+            "plot": {"script": "fig13"}, "base": index_base(),
             "variants": FG_AND_SHERMAN,
             "sweep": dict({"workload.theta": [0.9, 0.99]}, **coroutines)}),
     ]
@@ -471,19 +477,22 @@ def fig13(root: Path) -> list[Path]:
 
 def fig14(root: Path) -> list[Path]:
     return [write_sweep(root / "fig14", {
-        "name": "fig14-in-depth", "figure": "Figure 14 (§5.5)", "base": index_base(),
+        "name": "fig14-in-depth", "figure": "Figure 14 (§5.5)", "ae": "fig14",
+        "plot": {"script": "fig14"}, "base": index_base(),
         "variants": FG_AND_SHERMAN})]
 
 
 def fig15(root: Path) -> list[Path]:
     return [
         write_sweep(root / "fig15-key-size", {
-            "name": "fig15-key-size", "figure": "Figure 15 (§5.6)", "base": index_base(),
+            "name": "fig15-key-size", "figure": "Figure 15 (§5.6)", "ae": "fig15",
+            "plot": {"script": "fig15"}, "base": index_base(),
             "variants": FG_AND_SHERMAN,
             "sweep": {"index.key_bytes": [16, 64, 256, 1024],
                       "workload.distribution": ["uniform", "zipfian"]}}),
         write_sweep(root / "fig15-cache", {
-            "name": "fig15-cache", "figure": "Figure 15 (§5.6.2)",
+            "name": "fig15-cache", "figure": "Figure 15 (§5.6.2)", "ae": "fig15",
+            "plot": {"script": "fig15"},
             "base": index_base(distribution="uniform"),
             "variants": [{"name": "Sherman", "set": {"index.preset": "sherman"}}],
             "sweep": {"index.cache_mib": [4, 16, 32, 64]}}),
@@ -498,7 +507,8 @@ def fig02(root: Path) -> list[Path]:
             points.append(micro_point(40 * factor, 3.9, 4.7 / factor, 50000, 0,
                                       release=release, theta=float(theta)))
     return [write_micro(root / "fig02", {"name": "fig02-rdma-locks",
-                                         "figure": "Figure 2 (§3.2.2)",
+                                         "figure": "Figure 2 (§3.2.2)", "ae": "fig2",
+                                         "plot": {"script": "fig02"},
                                          "micro": {"arguments": ["spinlock"]}},
                         {"benchmark": "spinlock", "clients": 154, "locks": 10240,
                          "warmup_us": 5000.0, "measure_us": 50000.0, "points": points})]
@@ -514,6 +524,7 @@ def fig03(root: Path) -> list[Path]:
         directories.append(write_micro(
             root / f"fig03-{direction}",
             {"name": f"fig03-verbs-{direction}", "figure": f"Figure 3 (§3.2.3), {direction}",
+             "ae": "fig3", "plot": {"script": "fig03"},
              "micro": {"arguments": ["verbs"]}},
             {"benchmark": "verbs", "direction": direction, "clients": 176, "depth": 1,
              "warmup_us": 50.0, "measure_us": 500.0, "points": points}))
@@ -527,6 +538,7 @@ def fig16(root: Path) -> list[Path]:
                                               ("+Hierarchical", 6.2, 3.2, 167),
                                               ("+Handover", 20.0, 3.2, 88))]
     return [write_micro(root / "fig16", {"name": "fig16-hocl", "figure": "Figure 16 (§5.7)",
+                                         "ae": "fig16", "plot": {"script": "fig16"},
                                          "micro": {"arguments": ["hocl"]}},
                         {"benchmark": "hocl", "clients": 176, "locks": 10240,
                          "warmup_us": 5000.0, "measure_us": 50000.0, "points": points})]

@@ -165,6 +165,35 @@ TEST(Experiment, VariantsCrossTheSweepAndEveryPointIsValidated) {
   EXPECT_THROW(LoadExperiment(WriteTemp("bad3.json", bad), {}), ConfigError);
 }
 
+// The figure registry's two fields: the name ae/run.sh knows, and the plot.
+TEST(Experiment, FigureRegistrationIsChecked) {
+  const nlohmann::json definition = {{"name", "registered"},
+                                     {"ae", "fig10"},
+                                     {"plot", {{"script", "fig10"}, {"options", {{"figure", 10}}}}},
+                                     {"base", {{"workload", {{"keys", 1000}}}}}};
+  EXPECT_NO_THROW(LoadExperiment(WriteTemp("registered.json", definition), {}));
+  auto message = [&](const char* name, const nlohmann::json& changed) {
+    try {
+      LoadExperiment(WriteTemp(name, changed), {});
+    } catch (const ConfigError& error) {
+      return std::string(error.what());
+    }
+    return std::string("accepted");
+  };
+  nlohmann::json bad = definition;
+  bad["ae"] = "fig 10";
+  EXPECT_NE(message("bad_ae.json", bad).find("ae: \"fig 10\""), std::string::npos);
+  bad = definition;
+  bad["plot"].erase("script");
+  EXPECT_NE(message("no_script.json", bad).find("plot.script"), std::string::npos);
+  bad = definition;
+  bad["plot"]["options"] = 10;
+  EXPECT_NE(message("bad_options.json", bad).find("plot.options"), std::string::npos);
+  bad = definition;
+  bad["plot"]["scirpt"] = "fig10";
+  EXPECT_NE(message("typo.json", bad).find("plot.scirpt"), std::string::npos);
+}
+
 TEST(Experiment, EveryShippedExperimentLoads) {
   const std::filesystem::path directory =
       std::filesystem::path(DMBENCH_SOURCE_DIR) / "configs" / "experiments";
