@@ -38,6 +38,16 @@ def registry(directory: Path = EXPERIMENTS_DIR) -> list[tuple[str, str]]:
     return sorted(entries, key=lambda entry: (ae_order(entry[0]), entry[1]))
 
 
+def registered_plot(name: str, directory: Path = EXPERIMENTS_DIR) -> dict | None:
+    """The "plot" the experiment file named NAME registers today, for results
+    written before experiment files registered their plots."""
+    for path in sorted(directory.glob("*.json")):
+        definition = json.loads(path.read_text(encoding="utf-8"))
+        if definition.get("name") == name:
+            return definition.get("plot")
+    return None
+
+
 def main(argv: list[str]) -> int:
     directory = Path(argv[1]) if len(argv) > 1 else EXPERIMENTS_DIR
     for ae_name, name in registry(directory):

@@ -12,6 +12,7 @@ and 99p latency (us, log scale), one colour per release.
 import sys
 
 import dmbench_results as dr
+import figure_drawing as fd
 
 
 # Release verbs as harness/micro/spinlock_benchmark.cc names them -> index.
@@ -24,15 +25,15 @@ def draw(experiments, args):
     thetas = sorted({theta for by_theta in releases.values() for theta in by_theta})
     categories = [f"{theta:g}" for theta in thetas]
     # Colour a release like the index that uses it.
-    colors = dr.series_colors([RELEASE_SERIES.get(r, r) for r in releases])
+    colors = fd.series_colors([RELEASE_SERIES.get(r, r) for r in releases])
     color_of = {r: colors[RELEASE_SERIES.get(r, r)] for r in releases}
 
     def values(release, key):
         return [releases[release].get(theta, {}).get(key, float("nan")) for theta in thetas]
 
-    plt = dr.pyplot()
+    plt = fd.pyplot()
     fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.6))
-    dr.grouped_bars(left, categories, [(r, values(r, "mops")) for r in releases], color_of)
+    fd.grouped_bars(left, categories, [(r, values(r, "mops")) for r in releases], color_of)
     left.set_xlabel("Contention degree (Zipfian parameter)")
     left.set_ylabel("Throughput (Mops)")
     left.set_title("(a) Throughput")
@@ -43,7 +44,7 @@ def draw(experiments, args):
         right.plot(categories, values(release, "p99"), "^-", color=color_of[release],
                    label=f"{release}, 99p")
     right.set_yscale("log")
-    dr.log_axis_plain(right.yaxis, [v for r in releases for k in ("p50", "p99")
+    fd.log_axis_plain(right.yaxis, [v for r in releases for k in ("p50", "p99")
                                     for v in values(r, k)])
     right.set_xlabel("Contention degree (Zipfian parameter)")
     right.set_ylabel("Latency (µs)")
@@ -52,7 +53,7 @@ def draw(experiments, args):
     clients = ", ".join(dr.ordered(f"{b.field('clients', dr.INTEGER)} clients, "
                                    f"{b.field('locks', dr.INTEGER)} locks"
                                    for b in benchmarks))
-    dr.finish(fig, dr.figure_title(experiments, "Figure 2",
+    fd.finish(fig, fd.figure_title(experiments, "Figure 2",
                                    f"RDMA-based exclusive locks ({clients})"), experiments,
               legend=legend(color_of))
     return fig
@@ -70,4 +71,4 @@ def legend(color_of):
 
 
 if __name__ == "__main__":
-    sys.exit(dr.main(draw, __doc__.split("\n\n")[0]))
+    sys.exit(fd.main(draw, __doc__.split("\n\n")[0]))

@@ -11,6 +11,7 @@ throughput (Mops) against IO size (bytes, log scale), one line per direction
 import sys
 
 import dmbench_results as dr
+import figure_drawing as fd
 
 
 def draw(experiments, args):
@@ -30,12 +31,12 @@ def draw(experiments, args):
             raise dr.ResultsError(f"{benchmark.source}: two {label} points for IO size {size}")
         series[label][size] = mops
 
-    plt = dr.pyplot()
+    plt = fd.pyplot()
     fig, ax = plt.subplots(figsize=(5, 3.6))
-    colors = dr.series_colors(list(series))
+    colors = fd.series_colors(list(series))
     for number, (label, by_size) in enumerate(series.items()):
         sizes = sorted(by_size)
-        ax.plot(sizes, [by_size[s] for s in sizes], marker=dr.MARKERS[number % len(dr.MARKERS)],
+        ax.plot(sizes, [by_size[s] for s in sizes], marker=fd.MARKERS[number % len(fd.MARKERS)],
                 color=colors[label], label=label)
     sizes = sorted({size for by_size in series.values() for size in by_size})
     ax.set_xscale("log", base=2)
@@ -46,10 +47,10 @@ def draw(experiments, args):
     ax.set_ylabel("Throughput (Mops)")
     ax.legend()
     verb_text = "/".join(verbs)
-    dr.finish(fig, dr.figure_title(experiments, "Figure 3", f"RDMA_{verb_text} throughput"),
+    fd.finish(fig, fd.figure_title(experiments, "Figure 3", f"RDMA_{verb_text} throughput"),
               experiments)
     return fig
 
 
 if __name__ == "__main__":
-    sys.exit(dr.main(draw, __doc__.split("\n\n")[0]))
+    sys.exit(fd.main(draw, __doc__.split("\n\n")[0]))

@@ -13,6 +13,7 @@ experiment's variant order, with 50p and 99p latency (us) on a log right axis.
 import sys
 
 import dmbench_results as dr
+import figure_drawing as fd
 
 CAPTIONS = {10: "Performance breakdown, skewed workloads",
             11: "Performance breakdown, uniform workloads"}
@@ -29,7 +30,7 @@ def draw(experiments, args):
     cells = dr.unique_points(points, lambda p: (p.mix, p.label), "workload mix and variant")
     mixes = sorted(dr.ordered(p.mix for p in points), key=dr.mix_sort_key)
     series = dr.ordered(p.label for p in points)
-    colors = dr.series_colors(series)
+    colors = fd.series_colors(series)
     skews = dr.ordered(p.skew_label for p in points)
     expected = "uniform" if args.figure == 11 else "skew"
     if any(not skew.startswith(expected) for skew in skews):
@@ -37,20 +38,20 @@ def draw(experiments, args):
               f"{'uniform' if args.figure == 11 else 'skewed'} workloads, these results are "
               f"{', '.join(skews)}", file=sys.stderr)
 
-    plt = dr.pyplot()
+    plt = fd.pyplot()
     fig, axes = plt.subplots(1, len(mixes), figsize=(3.6 * len(mixes) + 0.6, 4.2),
                              squeeze=False)
     for number, (ax, mix) in enumerate(zip(axes[0], mixes)):
         present = [label for label in series if (mix, label) in cells]
         figures = [cells[(mix, label)] for label in present]
-        dr.bars_with_latency(ax, present, [p.field("throughput_mops") for p in figures],
+        fd.bars_with_latency(ax, present, [p.field("throughput_mops") for p in figures],
                              [p.field("latency_us.p50") for p in figures],
                              [p.field("latency_us.p99") for p in figures],
                              [colors[label] for label in present])
         ax.set_title(f"({chr(ord('a') + number)}) {dr.mix_label(mix)}")
     caption = CAPTIONS[args.figure] + ("" if skews == ["uniform"] else f" ({', '.join(skews)})")
-    dr.finish(fig, dr.figure_title(experiments, f"Figure {args.figure}", caption), experiments,
-              legend=dr.bars_with_latency_legend())
+    fd.finish(fig, fd.figure_title(experiments, f"Figure {args.figure}", caption), experiments,
+              legend=fd.bars_with_latency_legend())
     return fig
 
 
@@ -58,7 +59,7 @@ def run(argv=None, figure=None):
     """Entry point; fig11.py calls it with figure=11."""
     if figure is not None:
         argv = list(sys.argv[1:] if argv is None else argv) + ["--figure", str(figure)]
-    return dr.main(draw, __doc__.split("\n\n")[0], add_arguments, argv)
+    return fd.main(draw, __doc__.split("\n\n")[0], add_arguments, argv)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ when the index alone is ambiguous).
 import sys
 
 import dmbench_results as dr
+import figure_drawing as fd
 
 PANELS = ("range-only", "range-write")
 
@@ -29,9 +30,9 @@ def draw(experiments, args):
     cells = dr.unique_points(points, lambda p: position(p) + (series_of(p),),
                              "mix, range size and series")
     series = dr.ordered(series_of(p) for p in points)
-    colors = dr.series_colors(series)
+    colors = fd.series_colors(series)
 
-    plt = dr.pyplot()
+    plt = fd.pyplot()
     fig, axes = plt.subplots(1, len(mixes), figsize=(4.2 * len(mixes), 3.6), squeeze=False)
     for number, (ax, mix) in enumerate(zip(axes[0], mixes)):
         sizes = sorted({p.config("workload.range_size") for p in points if p.mix == mix})
@@ -43,16 +44,16 @@ def draw(experiments, args):
                 values.append(point.field(point.op_stats("range") + ".throughput_mops")
                               if point else float("nan"))
             bars.append((label, values))
-        dr.grouped_bars(ax, [f"{size:,}" for size in sizes], bars, colors)
+        fd.grouped_bars(ax, [f"{size:,}" for size in sizes], bars, colors)
         ax.set_xlabel("Range size")
         ax.set_ylabel("Range query throughput (Mops)")
         ax.set_title(f"({chr(ord('a') + number)}) {dr.mix_label(mix)}")
     skews = ", ".join(dr.ordered(p.skew_label for p in points))
-    dr.finish(fig, dr.figure_title(experiments, "Figure 12",
+    fd.finish(fig, fd.figure_title(experiments, "Figure 12",
                                    f"Performance of range query ({skews})"), experiments,
-              legend=dr.series_patches(colors))
+              legend=fd.series_patches(colors))
     return fig
 
 
 if __name__ == "__main__":
-    sys.exit(dr.main(draw, __doc__.split("\n\n")[0]))
+    sys.exit(fd.main(draw, __doc__.split("\n\n")[0]))

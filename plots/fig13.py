@@ -14,6 +14,7 @@ colour by series, line style and marker by distribution.
 import sys
 
 import dmbench_results as dr
+import figure_drawing as fd
 
 
 def skew_order(skew: str) -> tuple:
@@ -28,9 +29,9 @@ def draw(experiments, args):
                              "series, key distribution and client count")
     series = dr.ordered(series_of(p) for p in points)
     skews = sorted(dr.ordered(p.skew_label for p in points), key=skew_order)
-    colors = dr.series_colors(series)
+    colors = fd.series_colors(series)
 
-    plt = dr.pyplot()
+    plt = fd.pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))
     for skew_number, skew in enumerate(skews):
         for label in series:
@@ -38,8 +39,8 @@ def draw(experiments, args):
             if not counts:
                 continue
             ax.plot(counts, [cells[(label, skew, c)].field("throughput_mops") for c in counts],
-                    color=colors[label], marker=dr.MARKERS[skew_number % len(dr.MARKERS)],
-                    linestyle=dr.LINESTYLES[skew_number % len(dr.LINESTYLES)],
+                    color=colors[label], marker=fd.MARKERS[skew_number % len(fd.MARKERS)],
+                    linestyle=fd.LINESTYLES[skew_number % len(fd.LINESTYLES)],
                     label=f"{label}, {skew}")
     clients = sorted({count for (_, _, count) in cells})
     ax.set_xticks(clients, [str(c) for c in clients])
@@ -49,10 +50,10 @@ def draw(experiments, args):
     mixes = ", ".join(dr.mix_label(m) for m in dr.ordered(p.mix for p in points))
     # Below the panel, where it cannot hide a line.
     handles = ax.get_legend_handles_labels()[0]
-    dr.finish(fig, dr.figure_title(experiments, "Figure 13", f"Scalability ({mixes})"),
+    fd.finish(fig, fd.figure_title(experiments, "Figure 13", f"Scalability ({mixes})"),
               experiments, legend=handles)
     return fig
 
 
 if __name__ == "__main__":
-    sys.exit(dr.main(draw, __doc__.split("\n\n")[0]))
+    sys.exit(fd.main(draw, __doc__.split("\n\n")[0]))

@@ -16,6 +16,7 @@ import math
 import sys
 
 import dmbench_results as dr
+import figure_drawing as fd
 
 # title, x label, metric, zoom (y axis on the top of the CDF)
 PANELS = (
@@ -54,9 +55,9 @@ def draw(experiments, args):
     points = dr.run_points(experiments)
     series_of = dr.series_by_index(points, lambda p: ())
     by_label = dr.unique_points(points, series_of, "series")
-    colors = dr.series_colors(list(by_label))
+    colors = fd.series_colors(list(by_label))
 
-    plt = dr.pyplot()
+    plt = fd.pyplot()
     fig, axes = plt.subplots(1, len(PANELS), figsize=(12, 3.8))
     for ax, (title, xlabel, metric, zoom) in zip(axes, PANELS):
         curves = {label: metric(point).cdf() for label, point in by_label.items()}
@@ -66,7 +67,7 @@ def draw(experiments, args):
             # Every curve rises from 0 at the common left end and stays at 1
             # up to the common right end.
             ax.step([left_end] + xs + [right_end], [0.0] + ys + [1.0], where="post",
-                    color=colors[label], linestyle=dr.LINESTYLES[number % len(dr.LINESTYLES)],
+                    color=colors[label], linestyle=fd.LINESTYLES[number % len(fd.LINESTYLES)],
                     linewidth=1.5, label=label)
         if zoom:
             ax.set_xlim(left_end - 0.5, right_end + 0.5)
@@ -87,10 +88,10 @@ def draw(experiments, args):
         ax.set_title(title)
         ax.legend(loc="lower right")
     workloads = ", ".join(dr.ordered(f"{dr.mix_label(p.mix)}, {p.skew_label}" for p in points))
-    dr.finish(fig, dr.figure_title(experiments, "Figure 14", f"In-depth analysis ({workloads})"),
+    fd.finish(fig, fd.figure_title(experiments, "Figure 14", f"In-depth analysis ({workloads})"),
               experiments)
     return fig
 
 
 if __name__ == "__main__":
-    sys.exit(dr.main(draw, __doc__.split("\n\n")[0]))
+    sys.exit(fd.main(draw, __doc__.split("\n\n")[0]))

@@ -17,6 +17,7 @@ Panels without results are left out (the command says which).
 import sys
 
 import dmbench_results as dr
+import figure_drawing as fd
 
 KEY, CACHE = "index.key_bytes", "index.cache_mib"
 
@@ -41,7 +42,7 @@ def key_panel(ax, points, series_of, colors):
     cells = dr.unique_points(points, lambda p: (series_of(p), p.config(KEY)),
                              "series and key size")
     sizes = sorted({p.config(KEY) for p in points})
-    dr.grouped_bars(ax, [dr.size_label(s) for s in sizes],
+    fd.grouped_bars(ax, [dr.size_label(s) for s in sizes],
                     [(label, [cells[(label, s)].field("throughput_mops")
                               if (label, s) in cells else float("nan") for s in sizes])
                      for label in series], colors)
@@ -56,7 +57,7 @@ def cache_panel(ax, points, series_of, colors):
     cells = dr.unique_points(points, lambda p: (series_of(p), p.config(CACHE)),
                              "series and cache size")
     sizes = sorted({p.config(CACHE) for p in points})
-    dr.grouped_bars(ax, [f"{s:g}" for s in sizes],
+    fd.grouped_bars(ax, [f"{s:g}" for s in sizes],
                     [(label, [cells[(label, s)].field("throughput_mops")
                               if (label, s) in cells else float("nan") for s in sizes])
                      for label in series], colors, annotate=False)  # the ratio line crosses
@@ -69,7 +70,7 @@ def cache_panel(ax, points, series_of, colors):
         ratios = [100 * cells[(label, sizes[i])].field(
             "operations.overall.index.cache_hit_ratio") for i in present]
         # Black lines: a line in the series' colour would vanish over its bars.
-        right.plot(present, ratios, color="black", marker=dr.MARKERS[number % len(dr.MARKERS)],
+        right.plot(present, ratios, color="black", marker=fd.MARKERS[number % len(fd.MARKERS)],
                    markerfacecolor=colors[label], linestyle="--", linewidth=1,
                    label=f"{label} hit ratio")
     right.set_ylim(0, 105)
@@ -95,10 +96,10 @@ def draw(experiments, args):
     panels = [panel for panel in panels if panel[2]]
     series_of = {title: dr.series_by_index(points, lambda p, x=x: p.config(x))
                  for title, _, points, x in panels}
-    colors = dr.series_colors(dr.ordered(series_of[title](p)
+    colors = fd.series_colors(dr.ordered(series_of[title](p)
                                          for title, _, points, _ in panels for p in points))
 
-    plt = dr.pyplot()
+    plt = fd.pyplot()
     fig, axes = plt.subplots(1, len(panels), figsize=(4.4 * len(panels), 3.8), squeeze=False)
     lines = []
     for ax, (title, panel, points, _) in zip(axes[0], panels):
@@ -106,10 +107,10 @@ def draw(experiments, args):
         skews = ", ".join(dr.ordered(p.skew_label for p in points))
         mixes = ", ".join(dr.mix_label(m) for m in dr.ordered(p.mix for p in points))
         ax.set_title(f"{title}, {skews}\n{mixes}")
-    dr.finish(fig, dr.figure_title(experiments, "Figure 15", "Sensitivity analysis"),
-              experiments, legend=dr.series_patches(colors) + lines)
+    fd.finish(fig, fd.figure_title(experiments, "Figure 15", "Sensitivity analysis"),
+              experiments, legend=fd.series_patches(colors) + lines)
     return fig
 
 
 if __name__ == "__main__":
-    sys.exit(dr.main(draw, __doc__.split("\n\n")[0]))
+    sys.exit(fd.main(draw, __doc__.split("\n\n")[0]))

@@ -12,6 +12,7 @@ variant, 50p and 99p latency (us) on a log right axis.
 import sys
 
 import dmbench_results as dr
+import figure_drawing as fd
 
 
 def draw(experiments, args):
@@ -21,24 +22,24 @@ def draw(experiments, args):
         for theta, figures in thetas.items():
             by_theta.setdefault(theta, {})[variant] = figures
 
-    plt = dr.pyplot()
+    plt = fd.pyplot()
     thetas = sorted(by_theta)
     fig, axes = plt.subplots(1, len(thetas), figsize=(max(5.5, 4.2 * len(thetas)), 4), squeeze=False)
     for ax, theta in zip(axes[0], thetas):
         variants = list(by_theta[theta])  # the benchmark's order: techniques added in turn
-        colors = dr.series_colors(variants)
+        colors = fd.series_colors(variants)
         figures = [by_theta[theta][v] for v in variants]
-        dr.bars_with_latency(ax, variants, [f["mops"] for f in figures],
+        fd.bars_with_latency(ax, variants, [f["mops"] for f in figures],
                                      [f["p50"] for f in figures], [f["p99"] for f in figures],
                                      [colors[v] for v in variants])
         ax.set_title(f"Zipfian {theta:g}")
     setup = ", ".join(dr.ordered(f"{b.field('clients', dr.INTEGER)} clients, "
                                  f"{b.field('locks', dr.INTEGER)} locks" for b in benchmarks))
-    dr.finish(fig, dr.figure_title(experiments, "Figure 16",
+    fd.finish(fig, fd.figure_title(experiments, "Figure 16",
                                    f"Performance of HOCL with skewed pattern ({setup})"),
-              experiments, legend=dr.bars_with_latency_legend())
+              experiments, legend=fd.bars_with_latency_legend())
     return fig
 
 
 if __name__ == "__main__":
-    sys.exit(dr.main(draw, __doc__.split("\n\n")[0]))
+    sys.exit(fd.main(draw, __doc__.split("\n\n")[0]))

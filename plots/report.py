@@ -1,5 +1,5 @@
 """The reproduction report: every figure of the results, a summary of every
-experiment, and the paper's claims (claims.py) against ours.
+experiment, and the paper's claims (claims/) against ours.
 
     /usr/bin/python3 plots/report.py --results-root DIR --out REPORT_DIR
         [--figures-dir DIR] [--prefix PREFIX] [--command "ae/run.sh ..."]
@@ -39,6 +39,7 @@ from pathlib import Path
 
 import claims as claimlib
 import dmbench_results as dr
+import figure_drawing as fd
 import experiment_registry as registry
 
 PROG = "report.py"
@@ -190,6 +191,9 @@ def plot_of(experiment: dr.Experiment) -> Plot | None:
     """The plot an experiment file registers, None when it has none."""
     spec = experiment.definition.get("plot")
     if spec is None:
+        # Results older than the registry: the experiment file's plot today.
+        spec = registry.registered_plot(experiment.name)
+    if spec is None:
         return None
     where = f"{experiment.directory / 'experiment.json'} experiment.plot"
     if not isinstance(spec, dict):
@@ -228,7 +232,7 @@ def draw_figures(experiments: dict[str, dr.Experiment], directory: Path,
                                   out=str(directory / output), **plot.options)
         try:
             figure = module.draw(group, args)
-            written = dr.save(figure, str(directory / output))
+            written = fd.save(figure, str(directory / output))
             result.png = written[0]
             for path in written:
                 print(f"wrote {path}")

@@ -14,6 +14,7 @@ shown in grey rows below for comparison.
 import sys
 
 import dmbench_results as dr
+import figure_drawing as fd
 
 # The paper's column order: read-intensive first.
 MIX_ORDER = ("read-intensive", "write-intensive")
@@ -81,7 +82,7 @@ def draw(experiments, args):
                          else "–" for key in paper_keys])
             colors.append(PAPER_COLOR)
 
-    plt = dr.pyplot()
+    plt = fd.pyplot()
     fig, ax = plt.subplots(figsize=(max(6.5, 2 + 1.5 * len(columns)), 1.4 + 0.3 * len(rows)))
     ax.axis("off")
     table = ax.table(cellText=rows, rowLabels=row_labels, loc="center", cellLoc="center",
@@ -97,11 +98,11 @@ def draw(experiments, args):
             cell.get_text().set_color(colors[row - 1])
     setup = ", ".join(dr.ordered(f"{p.clients} client threads, {p.config('workload.keys'):,} "
                                  f"keys" for p in points))
-    dr.finish(fig, dr.figure_title(experiments, "Table 1",
+    fd.finish(fig, fd.figure_title(experiments, "Table 1",
                                    f"Index performance in one-sided approach ({setup})"),
               experiments)
     return fig
 
 
 if __name__ == "__main__":
-    sys.exit(dr.main(draw, __doc__.split("\n\n")[0]))
+    sys.exit(fd.main(draw, __doc__.split("\n\n")[0]))

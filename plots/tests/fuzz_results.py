@@ -49,6 +49,7 @@ import fixtures
 PLOTS = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(PLOTS))
 import dmbench_results as dr  # noqa: E402  (needs the path above)
+import figure_drawing as fd  # noqa: E402
 
 CLI_TIMEOUT_SECONDS = 120
 # Experiments for report cases: an index figure, a micro figure and the
@@ -198,7 +199,7 @@ def plots_case(rng, fixture: Fixtures, case_dir: Path) -> tuple[str, str]:
     args.results, args.out = [str(d) for d in directories], str(case_dir / "out")
     if script == "fig11.py":
         args.figure = 11
-    plt = dr.pyplot()
+    plt = fd.pyplot()
     try:
         with redirect_stderr(io.StringIO()):
             experiments = [dr.load_experiment(d) for d in directories]
@@ -227,7 +228,7 @@ def report_case(rng, fixture: Fixtures, case_dir: Path) -> tuple[str, str]:
     except Exception:  # noqa: BLE001
         return "finding", f"{how}\n{traceback.format_exc()}"
     finally:
-        dr.pyplot().close("all")
+        fd.pyplot().close("all")
     if status not in (0, 1):
         return "finding", f"{how}\nexit status {status}"
     if status == 1 and "error:" not in output.getvalue():

@@ -22,6 +22,7 @@ import schema
 PLOTS = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(PLOTS))
 import dmbench_results as dr  # noqa: E402  (needs the path above)
+import figure_drawing as fd  # noqa: E402
 import workload_scale  # noqa: E402
 
 MIN_PNG_BYTES = 8 * 1024  # a drawn figure; an empty canvas is about 2 KB
@@ -249,7 +250,7 @@ class WorkloadScaleCaption(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             root = Path(tmp)
             scaled = self.sweep(root, "scaled", 10**9, keys=10_000_000)
-            self.assertEqual(dr.figure_title([scaled], "Figure 10", "Breakdown"),
+            self.assertEqual(fd.figure_title([scaled], "Figure 10", "Breakdown"),
                              "Figure 10 (§5.2.1): Breakdown · 10 M keys (paper 1 B), "
                              "hottest key 5.5%")
             faithful = self.sweep(root, "faithful", 10**9, keys=10_000_000,

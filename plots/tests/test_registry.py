@@ -55,6 +55,12 @@ class Registry(unittest.TestCase):
                 expected.append(ae_name)
         self.assertIn(f"(allowed: {' '.join(expected)} all)", result.stderr)
 
+    def test_results_older_than_the_registry_find_their_plot_by_name(self):
+        self.assertEqual(registry.registered_plot("fig11-breakdown-uniform"),
+                         {"script": "fig10", "output": "fig11", "options": {"figure": 11}})
+        self.assertIsNone(registry.registered_plot("calibration-basics"))
+        self.assertIsNone(registry.registered_plot("no-such-experiment"))
+
     def test_order_is_the_papers(self):
         names = [ae_name for ae_name, _ in registry.registry()]
         self.assertEqual(names[0], "calibration")

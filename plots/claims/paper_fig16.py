@@ -1,0 +1,60 @@
+"""Figure 16 (§5.7): the HOCL microbenchmark."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import dmbench_results as dr
+
+from .access import *  # noqa: F401,F403  (the helpers claims are written with)
+from .judging import *  # noqa: F401,F403
+
+CLAIMS = ClaimList()
+
+
+# Figure 16 (§5.7): HOCL micro benchmark, Zipfian 0.99.
+FIG16 = "fig16-hocl"
+
+
+def fig16_variants(results: Results) -> tuple[dict[str, dict], float]:
+    benchmarks = dr.micro_benchmarks([experiment(results, FIG16)], "hocl")
+    variants = dr.micro_points_by(benchmarks, "variant")
+    theta = max(t for by_theta in variants.values() for t in by_theta)
+    at_theta = {v: by_theta[theta] for v, by_theta in variants.items() if theta in by_theta}
+    for needed in ("RDMA lock", "+On-Chip", "+Hierarchical", "+Handover"):
+        if needed not in at_theta:
+            raise dr.ResultsError(f"{benchmarks[0].source}: no hocl variant '{needed}' at "
+                                  f"Zipfian {theta:g} (found: {', '.join(at_theta)})")
+    return at_theta, theta
+
+
+def hocl_gain(better: str, base: str, key: str) -> Callable[[Results], Measured]:
+    def compute(results):
+        variants, theta = fig16_variants(results)
+        ours, theirs = variants[better][key], variants[base][key]
+        where = f"Zipfian {theta:g}"
+        return ratio(ours, theirs, where) if key == "mops" else ratio(theirs, ours, where)
+    return compute
+
+
+for _key, _name, _value in (("mops", "throughput", 2.89), ("p50", "p50", 3.01),
+                            ("p99", "p99", 2.88)):
+    CLAIMS.add(id=f"fig16.on-chip.{_name}", figure="Figure 16", section="§5.7",
+          text="\"Putting locks into on-chip memory improves the throughput by 2.89× and "
+               "reduces the 50p/99p latency by 3.01×/2.88×\"" + f" ({_name})",
+          paper=_value, unit="x", kind=FACTOR, needs=(FIG16,),
+          compute=hocl_gain("+On-Chip", "RDMA lock", _key))
+for _key, _name, _value in (("mops", "throughput", 3.85), ("p50", "p50", 5.39),
+                            ("p99", "p99", 3.65)):
+    CLAIMS.add(id=f"fig16.hierarchical.{_name}", figure="Figure 16", section="§5.7",
+          text="\"By introducing local lock tables ... we gain 3.85×, 5.39×, and 3.65× "
+               "improvement in throughput, 50p latency, and 99p latency\"" + f" ({_name})",
+          paper=_value, unit="x", kind=FACTOR, needs=(FIG16,),
+          compute=hocl_gain("+Hierarchical", "+On-Chip", _key),
+          note="local lock tables with wait queues, no handover")
+for _key, _name, _value in (("mops", "throughput", 2.34), ("p99", "p99", 3.19)):
+    CLAIMS.add(id=f"fig16.handover.{_name}", figure="Figure 16", section="§5.7",
+          text="\"Handover mechanism further improve the throughput by 2.34× and reduces the "
+               "99p latency by 3.19×\"" + f" ({_name})",
+          paper=_value, unit="x", kind=FACTOR, needs=(FIG16,),
+          compute=hocl_gain("+Handover", "+Hierarchical", _key))

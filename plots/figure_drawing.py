@@ -1,0 +1,246 @@
+"""Drawing for the dmbench plot scripts: the shared style and colours,
+bar and line helpers, figure titles with their provenance, saving, and the
+command line every script shares. Reading results is dmbench_results.py's
+job; this module only draws what was read."""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import re
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import dmbench_results as dr
+
+# One colour per series the paper names, so that a technique keeps its colour
+# across figures; Sherman is the last step of the breakdown (+2-Level Ver).
+SERIES_COLORS = {
+    "FG": "#7f7f7f",
+    "FG+": "#1f77b4",
+    "+Combine": "#ff7f0e",
+    "+On-Chip": "#2ca02c",
+    "+Hierarchical": "#9467bd",
+    "+Handover": "#8c564b",
+    "+2-Level Ver": "#d62728",
+    "Sherman": "#d62728",
+    "RDMA lock": "#1f77b4",
+}
+
+
+# Colours for series the paper does not name, handed out in order.
+PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
+           "#e377c2", "#17becf", "#bcbd22", "#7f7f7f")
+
+
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+
+
+LINESTYLES = ("-", "--", ":", "-.")
+
+
+STYLE = {
+    "font.size": 9,
+    "axes.titlesize": 10,
+    "axes.labelsize": 9,
+    "legend.fontsize": 8,
+    "xtick.labelsize": 8,
+    "ytick.labelsize": 8,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "axes.axisbelow": True,
+    "pdf.fonttype": 42,  # embed TrueType, so the PDF text stays editable
+    "savefig.dpi": 150,
+}
+
+
+def pyplot():
+    """matplotlib.pyplot on the Agg backend, with the shared style. Imported
+    on first use, so that a missing or malformed result is reported before
+    paying for the matplotlib import."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    plt.rcParams.update(STYLE)
+    return plt
+
+
+def series_colors(labels: Sequence[str]) -> dict[str, str]:
+    """A colour per series: the paper's series keep theirs, the others take
+    the palette's unused colours in order."""
+    taken = {SERIES_COLORS[label] for label in labels if label in SERIES_COLORS}
+    free = itertools.cycle([c for c in PALETTE if c not in taken] or PALETTE)
+    return {label: SERIES_COLORS.get(label) or next(free) for label in dr.ordered(labels)}
+
+
+def grouped_bars(ax, categories: Sequence[str], series: Sequence[tuple[str, Sequence[float]]],
+                 colors: dict[str, str], annotate: bool = True) -> None:
+    """Bars of each series side by side at each category; NaN values leave a
+    gap (a series that has no point at that category)."""
+    width = 0.8 / max(1, len(series))
+    for number, (label, values) in enumerate(series):
+        offsets = [i - 0.4 + width * (number + 0.5) for i in range(len(categories))]
+        bars = ax.bar(offsets, values, width, label=label, color=colors[label],
+                      edgecolor="black", linewidth=0.4)
+        if annotate:
+            ax.bar_label(bars, labels=[_short(v) for v in values], fontsize=6, padding=1)
+    ax.set_xticks(range(len(categories)), categories)
+    ax.set_xlim(-0.6, len(categories) - 0.4)
+    ax.margins(y=0.12)
+
+
+def bars_with_latency(ax, categories: Sequence[str], mops: Sequence[float],
+                      p50: Sequence[float], p99: Sequence[float], colors: Sequence[str]):
+    """The paper's throughput-and-latency panel (Figs. 10, 16): throughput
+    bars on the left axis, 50p and 99p latency on a log right axis.
+    Returns the right axis."""
+    positions = range(len(categories))
+    bars = ax.bar(positions, mops, 0.6, color=colors, edgecolor="black", linewidth=0.4,
+                  label="Throughput")
+    ax.bar_label(bars, labels=[_short(v) for v in mops], fontsize=6, padding=1)
+    ax.set_xticks(positions, categories, rotation=30, ha="right")
+    ax.set_ylabel("Throughput (Mops)")
+    ax.margins(y=0.12)
+    right = ax.twinx()
+    right.grid(False)
+    right.plot(positions, _positive(p50), "o--", color="black", markersize=4, linewidth=1,
+               label="50p latency")
+    right.plot(positions, _positive(p99), "^-", color="dimgray", markersize=5, linewidth=1,
+               label="99p latency")
+    right.set_yscale("log")
+    log_axis_plain(right.yaxis, p50 + p99)
+    right.set_ylabel("Latency (µs)")
+    return right
+
+
+def log_axis_plain(axis, values: Sequence[float]) -> None:
+    """A log axis spanning at least two decades, labelled with plain numbers
+    at the decades (1, 10, 100 rather than 10^0 or 6x10^0)."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+    shown = [v for v in values if v and v > 0 and math.isfinite(v)]
+    if shown:
+        low, high = min(shown) / 2, max(shown) * 2
+        if high / low < 100:  # widen around the geometric centre
+            centre = math.sqrt(low * high)
+            low, high = centre / 10, centre * 10
+        (axis.axes.set_ylim if axis.axis_name == "y" else axis.axes.set_xlim)(low, high)
+    axis.set_major_locator(LogLocator(base=10))
+    axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+    axis.set_minor_formatter(NullFormatter())
+
+
+def series_patches(colors: dict[str, str]) -> list:
+    """Legend entries for bar series, one per colour."""
+    from matplotlib.patches import Patch
+    return [Patch(facecolor=color, edgecolor="black", linewidth=0.4, label=label)
+            for label, color in colors.items()]
+
+
+def bars_with_latency_legend() -> list:
+    """Legend entries of bars_with_latency(): the bars have one colour per
+    category (named on the x axis), so their entry is neutral."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+    return [Patch(facecolor="lightgray", edgecolor="black", linewidth=0.4,
+                  label="Throughput"),
+            Line2D([], [], marker="o", linestyle="--", color="black", markersize=4,
+                   label="50p latency"),
+            Line2D([], [], marker="^", linestyle="-", color="dimgray", markersize=5,
+                   label="99p latency")]
+
+
+def finish(fig, title: str, experiments: Sequence[dr.Experiment],
+           legend: Sequence | None = None) -> None:
+    """Title on top, provenance at the bottom, a legend shared by all panels
+    between them and the provenance (outside the panels, where it cannot
+    hide data), then lays the panels out."""
+    # Wrapped to the figure's width (about 11 characters per inch at 11 pt).
+    fig.suptitle(textwrap.fill(title, int(fig.get_figwidth() * 11)), fontsize=11)
+    fig.text(0.005, 0.005, dr.provenance(experiments), fontsize=6, color="gray",
+             ha="left", va="bottom")
+    bottom = 0.03
+    if legend:
+        # Entries take about 1.8 inch each, rows about 0.25 inch.
+        columns = max(1, min(len(legend), int(fig.get_figwidth() / 1.8)))
+        rows = -(-len(legend) // columns)
+        bottom += (0.08 + 0.22 * rows) / fig.get_figheight()
+        fig.legend(handles=list(legend), loc="lower center", ncol=columns,
+                   frameon=False, bbox_to_anchor=(0.5, 0.03))
+    fig.tight_layout(rect=(0, bottom, 1, 0.97))
+
+
+def figure_title(experiments: Sequence[dr.Experiment], default: str, caption: str) -> str:
+    """"Figure 10 (§5.2.1): caption · 10 M keys (paper 1 B), hottest key
+    5.5%", from the experiment files when they say which figure they
+    reproduce, and the results' key-popularity scale (workload_scale.py)."""
+    # "Figure 3 (§3.2.3), inbound" and "Figure 3 (§3.2.3), outbound" are one
+    # figure, and so are "Figure 15 (§5.6.1)" and "Figure 15 (§5.6.2)", which
+    # become "Figure 15".
+    texts: dict[str, set[str]] = {}
+    for experiment in experiments:
+        if experiment.figure:
+            text = experiment.figure.split(",")[0].strip()
+            number = re.match(r"(Figure|Table)\s*\d+", text)
+            texts.setdefault(number.group(0) if number else text, set()).add(text)
+    figures = [next(iter(t)) if len(t) == 1 else key for key, t in texts.items()]
+    # Imported here: workload_scale reads results through this module. The
+    # scale goes into every index figure's title because the hottest key's
+    # share, and so where a point sits near a collapse, depends on it.
+    import workload_scale
+    scale = workload_scale.caption(experiments)
+    return f"{'; '.join(figures) if figures else default}: {caption}" + (
+        f" · {scale}" if scale else "")
+
+
+def save(fig, stem: str) -> list[Path]:
+    """Writes STEM.png and STEM.pdf (the stem may contain dots)."""
+    plt = pyplot()
+    Path(stem).parent.mkdir(parents=True, exist_ok=True)
+    written = [Path(f"{stem}.png"), Path(f"{stem}.pdf")]
+    for path in written:
+        fig.savefig(path)
+    plt.close(fig)
+    return written
+
+
+def _short(value: float) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    return f"{value:.3g}"
+
+
+def _positive(values: Sequence[float]) -> list[float]:
+    # A log axis cannot show 0 (no operation completed): leave a gap instead.
+    return [v if v and v > 0 else math.nan for v in values]
+
+
+def main(draw: Callable[[list[dr.Experiment], argparse.Namespace], Any], description: str,
+         add_arguments: Callable[[argparse.ArgumentParser], None] | None = None,
+         argv: Sequence[str] | None = None) -> int:
+    """The command line every plot script shares:
+    --results DIR [DIR ...] --out STEM. `draw` returns the figure."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--results", nargs="+", required=True, metavar="DIR",
+                        help="result directories of `dmbench sweep --out DIR` (experiment.json "
+                             "and one result per point); several are combined")
+    parser.add_argument("--out", required=True, metavar="STEM",
+                        help="output path without extension: writes STEM.png and STEM.pdf")
+    if add_arguments:
+        add_arguments(parser)
+    args = parser.parse_args(argv)
+    try:
+        experiments = [dr.load_experiment(directory) for directory in args.results]
+        fig = draw(experiments, args)
+        written = save(fig, args.out)
+    except dr.ResultsError as error:
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return 1
+    except OSError as error:  # the output cannot be written
+        print(f"{parser.prog}: error: {error.filename}: {error.strerror}", file=sys.stderr)
+        return 1
+    for path in written:
+        print(f"wrote {path}")
+    return 0
