@@ -12,12 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/util/config_forward.h"
 #include "harness/util/json_object_reader.h"
-
-namespace dmbench {
-template <typename Struct>
-class ConfigFields;
-}
 
 namespace dmbench::workloads {
 

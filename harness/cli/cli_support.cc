@@ -39,6 +39,23 @@ std::vector<T> ParseList(const std::string& option, const std::string& text, con
 
 }  // namespace
 
+int RunDescribeCommand(const std::vector<std::string>& arguments, const char* usage,
+                       const std::string& argument_name,
+                       const std::function<std::string(const std::string&)>& describe) {
+  if (arguments.empty() || arguments[0] == "--help" || arguments[0] == "-h") {
+    std::cout << usage;
+    return arguments.empty() ? 2 : 0;
+  }
+  const size_t expected = argument_name.empty() ? 1 : 2;
+  if (arguments.size() != expected || arguments[0] != "--describe") {
+    throw ConfigError("expected --describe" +
+                      (argument_name.empty() ? std::string() : " " + argument_name) + ", got '" +
+                      arguments[0] + (arguments.size() > 1 ? " ..." : "") + "'");
+  }
+  std::cout << describe(argument_name.empty() ? std::string() : arguments[1]);
+  return 0;
+}
+
 std::vector<uint64_t> ParseUnsignedList(const std::string& option, const std::string& text) {
   return ParseList<uint64_t>(option, text, "non-negative integer", "1,2,3",
                              [](const std::string& s, size_t* used) {

@@ -1,6 +1,7 @@
 // Helpers shared by the dmbench subcommands.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,14 @@ bool ParseOptions(
     const boost::program_options::options_description& options,
     boost::program_options::variables_map& values,
     const boost::program_options::positional_options_description* positional = nullptr);
+
+// A subcommand whose one job is `--describe [ARGUMENT]`, printing the
+// document `describe` makes (of ARGUMENT when `argument_name` is not empty,
+// e.g. "NAME|FILE"). No arguments print `usage` and return 2; --help prints
+// it and returns 0; anything else is a ConfigError saying what is expected.
+int RunDescribeCommand(const std::vector<std::string>& arguments, const char* usage,
+                       const std::string& argument_name,
+                       const std::function<std::string(const std::string&)>& describe);
 
 // "8,16,32" -> {8, 16, 32}; ConfigError names `option` and the bad element.
 std::vector<uint64_t> ParseUnsignedList(const std::string& option, const std::string& text);

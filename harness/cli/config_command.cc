@@ -1,9 +1,7 @@
 #include "harness/cli/config_command.h"
 
-#include <iostream>
-
+#include "harness/cli/cli_support.h"
 #include "harness/driver/run_config_reference.h"
-#include "harness/rdma/errors.h"
 
 namespace dmbench::cli {
 
@@ -17,16 +15,9 @@ constexpr const char* kUsage =
 }  // namespace
 
 int RunConfigCommand(const std::vector<std::string>& arguments) {
-  if (arguments.empty() || arguments[0] == "--help" || arguments[0] == "-h") {
-    std::cout << kUsage;
-    return arguments.empty() ? 2 : 0;
-  }
-  if (arguments.size() != 1 || arguments[0] != "--describe") {
-    throw ConfigError("expected --describe, got '" + arguments[0] +
-                      (arguments.size() > 1 ? " ..." : "") + "'");
-  }
-  std::cout << driver::RunConfigReferenceMarkdown();
-  return 0;
+  return RunDescribeCommand(arguments, kUsage, "", [](const std::string&) {
+    return driver::RunConfigReferenceMarkdown();
+  });
 }
 
 }  // namespace dmbench::cli

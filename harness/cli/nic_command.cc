@@ -1,8 +1,6 @@
 #include "harness/cli/nic_command.h"
 
-#include <iostream>
-
-#include "harness/rdma/errors.h"
+#include "harness/cli/cli_support.h"
 #include "harness/rdma/sim/nic_profile.h"
 
 namespace dmbench::cli {
@@ -17,16 +15,9 @@ constexpr const char* kUsage =
 }  // namespace
 
 int RunNicCommand(const std::vector<std::string>& arguments) {
-  if (arguments.empty() || arguments[0] == "--help" || arguments[0] == "-h") {
-    std::cout << kUsage;
-    return arguments.empty() ? 2 : 0;
-  }
-  if (arguments.size() != 2 || arguments[0] != "--describe") {
-    throw ConfigError("expected --describe NAME|FILE, got '" + arguments[0] +
-                      (arguments.size() > 1 ? " ..." : "") + "'");
-  }
-  std::cout << rdma::sim::NicProfile::Find(arguments[1]).CalibrationMarkdown();
-  return 0;
+  return RunDescribeCommand(arguments, kUsage, "NAME|FILE", [](const std::string& profile) {
+    return rdma::sim::NicProfile::Find(profile).CalibrationMarkdown();
+  });
 }
 
 }  // namespace dmbench::cli

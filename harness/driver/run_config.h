@@ -16,13 +16,9 @@
 
 #include "harness/rdma/topology.h"
 #include "harness/rdma/verbs/verbs_options.h"
+#include "harness/util/config_forward.h"
 #include "indexes/blink/tree_options.h"
 #include "workloads/workload_spec.h"
-
-namespace dmbench {
-template <typename Struct>
-class ConfigFields;
-}
 
 namespace dmbench::driver {
 

@@ -5,11 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace dmbench {
-class JsonObjectReader;
-template <typename Struct>
-class ConfigFields;
-}  // namespace dmbench
+#include "harness/util/config_forward.h"
 
 namespace dmbench::rdma {
 

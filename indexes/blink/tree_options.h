@@ -9,13 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/rdma/client_location.h"
+#include "harness/util/config_forward.h"
 #include "indexes/common/lock_options.h"
-
-namespace dmbench {
-class JsonObjectReader;
-template <typename Struct>
-class ConfigFields;
-}  // namespace dmbench
 
 namespace dmbench::indexes {
 

@@ -6,10 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace dmbench {
-template <typename Struct>
-class ConfigFields;
-}
+#include "harness/util/config_forward.h"
 
 namespace dmbench::rdma::verbs {
 
