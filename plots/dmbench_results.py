@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 SCHEMA_VERSION = 1
 
-# Series names of the paper (§5.1.2, §5.2): index types as the configs spell them.
+# Series names of the paper (§5.1.2, §5.2): index presets as the configs spell them.
 INDEX_LABELS = {"fgplus": "FG+", "sherman": "Sherman"}
 
 # Workloads of the paper's Table 3 first (in its order), then YCSB's.

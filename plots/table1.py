@@ -3,7 +3,7 @@
 Reads the index runs of a Table 1 experiment (configs/experiments/table1-*.json)
 and draws the paper's table as an image: one column per workload (read- and
 write-intensive, each uniform and skewed), rows throughput (Mops) and 50th /
-90th / 99th percentile latency (us) per series (variant, else index type).
+90th / 99th percentile latency (us) per series (variant, else index preset).
 When the experiment file records the paper's numbers
 (paper_scale.paper_results, keyed "<mix> uniform" / "<mix> skew"), they are
 shown in grey rows below for comparison.

@@ -30,7 +30,7 @@ def main(out: pathlib.Path) -> int:
             continue
         merged = json.loads(merged_file.read_text())
         expect(merged["schema_version"] == 1, f"{index}: schema_version")
-        expect(merged["config"]["index"]["type"] == index, f"{index}: ran another index")
+        expect(merged["config"]["index"]["preset"] == index, f"{index}: ran another index")
         expect(merged["backend"]["type"] == "verbs", f"{index}: backend.type")
         expect(len(merged["backend"]["compute_servers"]) == 2, f"{index}: not both compute servers")
         expect(merged["cluster"]["compute_servers"] == 2, f"{index}: cluster.compute_servers")
