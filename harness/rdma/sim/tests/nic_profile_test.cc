@@ -115,7 +115,6 @@ TEST(NicProfile, LeftOutMechanismsAreOff) {
   }
 }
 
-
 TEST(NicProfile, ParameterWithoutSourceIsNamed) {
   nlohmann::json document = ShippedProfile();
   document["parameters"]["pcie_read_latency_ns"].erase("source");
