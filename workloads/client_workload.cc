@@ -15,18 +15,13 @@ constexpr int kMaxUpdateDraws = 64;
 
 constexpr uint64_t kNoRangeEnd = std::numeric_limits<uint64_t>::max();
 
-const WorkloadSpec& Validated(const WorkloadSpec& spec) {
-  spec.Validate();
-  return spec;
-}
-
 }  // namespace
 
 ClientWorkload::ClientWorkload(const WorkloadSpec& spec, KeySpace& keys, uint64_t seed,
                                uint32_t client_index, uint32_t clients)
     : keys_(keys),
       zipfian_(keys.zipfian()),
-      distribution_(Validated(spec).distribution),
+      distribution_(spec.Validated().distribution),
       range_size_(spec.range_size),
       scan_max_(spec.scan_max),
       latest_(spec.mix == "ycsb-d"),

@@ -21,16 +21,10 @@ void CheckInitialKey(uint64_t key, uint64_t size) {
   }
 }
 
-// Lets the constructor validate before its members use the spec.
-const WorkloadSpec& Validated(const WorkloadSpec& spec) {
-  spec.Validate();
-  return spec;
-}
-
 }  // namespace
 
 KeySpace::KeySpace(const WorkloadSpec& spec, uint64_t seed)
-    : size_(Validated(spec).keys),
+    : size_(spec.Validated().keys),
       bulkload_count_(spec.BulkloadCount()),
       ranks_(size_, DeriveSeed(seed, kRankStream)),
       loading_(size_, DeriveSeed(seed, kLoadingStream)),

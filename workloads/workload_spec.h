@@ -80,6 +80,12 @@ struct WorkloadSpec {
 
   // Throws ConfigError naming the first bad field (workload.<field>) and what is allowed.
   void Validate() const;
+  // *this once Validate() passed: lets a constructor validate before its
+  // members use the spec.
+  const WorkloadSpec& Validated() const {
+    Validate();
+    return *this;
+  }
 
   // Reads the fields present in the workload object (absent ones keep their value), resolves the
   // mix and validates. Fractions and split_clients are accepted with a named mix only if they

@@ -8,9 +8,7 @@
 namespace dmbench::indexes {
 namespace {
 
-constexpr uint64_t kKey = 1 + 7 * 40;  // a bulkloaded key
-
-// Simulated ns of one lookup of kKey that hits client 0's cache.
+// Simulated ns of one lookup of testing::kBulkloadedKey that hits client 0's cache.
 uint64_t LookupNanoseconds(const TreeOptions& options, double crc_ns_per_byte,
                            double cache_lookup_ns) {
   rdma::sim::NicProfile profile = rdma::sim::testing::DefaultProfile();
@@ -23,9 +21,9 @@ uint64_t LookupNanoseconds(const TreeOptions& options, double crc_ns_per_byte,
     if (client.location().index != 0) return;
     IndexOpStats stats;
     uint64_t value = 0;
-    fixture.tree->Lookup(client, kKey, &value, stats);  // warms the cache
+    fixture.tree->Lookup(client, testing::kBulkloadedKey, &value, stats);  // warms the cache
     const uint64_t start = client.NowNanoseconds();
-    fixture.tree->Lookup(client, kKey, &value, stats);
+    fixture.tree->Lookup(client, testing::kBulkloadedKey, &value, stats);
     took = client.NowNanoseconds() - start;
   });
   return took;

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "indexes/blink/tests/tree_test_support.h"
 #include "indexes/common/crc32c.h"
 
 namespace dmbench::indexes {
@@ -17,9 +18,6 @@ TreeOptions WithScheme(Consistency consistency, uint32_t key_bytes = 8, uint32_t
   options.value_bytes = value_bytes;
   return options;
 }
-
-const Consistency kSchemes[] = {Consistency::kCrc, Consistency::kNodeVersions,
-                                Consistency::kTwoLevel, Consistency::kCacheline};
 
 NodeImage SampleLeaf(const NodeFormat& format) {
   NodeImage leaf;
@@ -47,7 +45,7 @@ TEST(Crc32c, MatchesPublishedVectors) {
 }
 
 TEST(NodeFormat, LeafRoundTripsInEveryScheme) {
-  for (Consistency scheme : kSchemes) {
+  for (Consistency scheme : testing::kAllSchemes) {
     const NodeFormat format(WithScheme(scheme, 16, 24));
     const NodeImage leaf = SampleLeaf(format);
     std::vector<uint8_t> bytes(format.node_bytes());
@@ -68,7 +66,7 @@ TEST(NodeFormat, LeafRoundTripsInEveryScheme) {
 }
 
 TEST(NodeFormat, InternalRoundTripsAndRoutes) {
-  for (Consistency scheme : kSchemes) {
+  for (Consistency scheme : testing::kAllSchemes) {
     const NodeFormat format(WithScheme(scheme));
     NodeImage node;
     node.level = 2;

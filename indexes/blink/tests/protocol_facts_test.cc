@@ -18,9 +18,7 @@ struct Measured {
   IndexOpStats index;
 };
 
-constexpr uint64_t kKey = 1 + 7 * 40;  // a bulkloaded key
-
-// Bulkloads 400 keys, warms client 0's cache with a lookup of kKey, then
+// Bulkloads 400 keys, warms client 0's cache with a lookup of testing::kBulkloadedKey, then
 // measures `operation` on client 0 alone.
 template <typename Operation>
 Measured MeasureAlone(const TreeOptions& options, Operation operation) {
@@ -31,7 +29,7 @@ Measured MeasureAlone(const TreeOptions& options, Operation operation) {
     if (client.location().index != 0) return;
     IndexOpStats warm;
     uint64_t value = 0;
-    fixture.tree->Lookup(client, kKey, &value, warm);
+    fixture.tree->Lookup(client, testing::kBulkloadedKey, &value, warm);
     rdma::StatsScope scope(client, measured.verbs);
     operation(*fixture.tree, client, measured.index);
   });
@@ -39,7 +37,7 @@ Measured MeasureAlone(const TreeOptions& options, Operation operation) {
 }
 
 void UpdateExisting(BLinkTree& tree, rdma::Client& client, IndexOpStats& stats) {
-  tree.Upsert(client, kKey, 4242, stats);
+  tree.Upsert(client, testing::kBulkloadedKey, 4242, stats);
 }
 
 TEST(ProtocolFacts, LookupThatHitsTheCacheTakesOneRead) {
@@ -47,8 +45,8 @@ TEST(ProtocolFacts, LookupThatHitsTheCacheTakesOneRead) {
     const Measured measured =
         MeasureAlone(options, [](BLinkTree& tree, rdma::Client& client, IndexOpStats& stats) {
           uint64_t value = 0;
-          EXPECT_TRUE(tree.Lookup(client, kKey, &value, stats));
-          EXPECT_EQ(value, kKey);
+          EXPECT_TRUE(tree.Lookup(client, testing::kBulkloadedKey, &value, stats));
+          EXPECT_EQ(value, testing::kBulkloadedKey);
         });
     EXPECT_EQ(measured.index.cache_hits, 1u);
     EXPECT_EQ(measured.verbs.round_trips, 1u);
@@ -115,9 +113,9 @@ TEST(ProtocolFacts, HandedOverUpdateTakesTwoRoundTrips) {
       Measured& mine = measured[client.location().index];
       IndexOpStats warm;
       uint64_t value = 0;
-      fixture.tree->Lookup(client, kKey, &value, warm);
+      fixture.tree->Lookup(client, testing::kBulkloadedKey, &value, warm);
       rdma::StatsScope scope(client, mine.verbs);
-      fixture.tree->Upsert(client, kKey, client.location().index, mine.index);
+      fixture.tree->Upsert(client, testing::kBulkloadedKey, client.location().index, mine.index);
     });
     // Whichever got there first took the lock remotely.
     const bool zero_first = measured[0].index.handovers == 0 && measured[0].verbs.round_trips == 3;

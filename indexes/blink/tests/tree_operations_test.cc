@@ -12,9 +12,6 @@
 namespace dmbench::indexes {
 namespace {
 
-const Consistency kSchemes[] = {Consistency::kCrc, Consistency::kNodeVersions,
-                                Consistency::kTwoLevel, Consistency::kCacheline};
-
 TreeOptions Small(Consistency scheme) {
   TreeOptions options = TreeOptions::Sherman();
   options.consistency = scheme;
@@ -24,7 +21,7 @@ TreeOptions Small(Consistency scheme) {
 
 // Random single-client operations against a std::map, in every scheme.
 TEST(TreeOperations, MatchesAnOrderedMapInEveryScheme) {
-  for (Consistency scheme : kSchemes) {
+  for (Consistency scheme : testing::kAllSchemes) {
     testing::TreeFixture fixture = testing::MakeFixture(Small(scheme), 2, 1, 1, 11);
     testing::Bulkload(fixture, 50, 3, 0.8, nullptr);
     std::map<uint64_t, uint64_t> model;

@@ -14,6 +14,12 @@
 
 namespace dmbench::indexes::testing {
 
+// Every consistency scheme, for tests that run over all of them.
+inline constexpr Consistency kAllSchemes[] = {Consistency::kCrc, Consistency::kNodeVersions,
+                                              Consistency::kTwoLevel, Consistency::kCacheline};
+// A key that Bulkload(fixture, count, 7, ...) loads (count > 40).
+inline constexpr uint64_t kBulkloadedKey = 1 + 7 * 40;
+
 struct TreeFixture {
   std::unique_ptr<rdma::sim::SimCluster> cluster;
   std::unique_ptr<BLinkTree> tree;

@@ -17,7 +17,7 @@
 namespace dmbench::indexes {
 namespace {
 
-constexpr std::optional<uint64_t> kAbsent = std::nullopt;
+constexpr std::optional<uint64_t> kNotFound = std::nullopt;
 
 using Recording = std::function<void(ConsistencyChecker&)>;
 
@@ -33,9 +33,9 @@ std::vector<Recorded> ValidHistory() {
       {0, [](ConsistencyChecker& c) { c.RecordUpsert(0, 1, 11, 10, 20); }},
       {2, [](ConsistencyChecker& c) { c.RecordLookup(2, 1, 11, 30, 40); }},
       {1, [](ConsistencyChecker& c) { c.RecordUpsert(1, 2, 5, 15, 60); }},
-      {3, [](ConsistencyChecker& c) { c.RecordLookup(3, 2, kAbsent, 20, 30); }},
+      {3, [](ConsistencyChecker& c) { c.RecordLookup(3, 2, kNotFound, 20, 30); }},
       {2, [](ConsistencyChecker& c) { c.RecordDelete(2, 3, true, 50, 70); }},
-      {0, [](ConsistencyChecker& c) { c.RecordLookup(0, 3, kAbsent, 80, 90); }},
+      {0, [](ConsistencyChecker& c) { c.RecordLookup(0, 3, kNotFound, 80, 90); }},
       {3,
        [](ConsistencyChecker& c) {
          c.RecordRange(3, 0, 10, 0, {{1, 11}, {2, 5}, {4, 40}}, 100, 120);
@@ -152,7 +152,7 @@ TEST(ConsistencyHistoryTest, WideningSaturatesAndKeepsInvalidIntervalsInvalid) {
   ConsistencyChecker saved;
   saved.RecordLookup(0, 1, 99, 3, 10);                     // never written: reported
   saved.RecordLookup(0, 2, 99, kLatest - 4, kLatest - 1);  // likewise
-  saved.RecordLookup(0, 3, kAbsent, 100, 90);              // response before invoke
+  saved.RecordLookup(0, 3, kNotFound, 100, 90);            // response before invoke
   ConsistencyChecker loaded;
   Load(loaded, Saved(saved), 10);
   const ConsistencyReport report = loaded.Check();

@@ -16,7 +16,7 @@ namespace {
 using testing::MakeCluster;
 using testing::SmallTopology;
 
-constexpr GlobalAddress kWord = GlobalAddress::Host(0, 1 << 20);
+constexpr GlobalAddress kTarget = GlobalAddress::Host(0, 1 << 20);
 
 TEST(PostWithoutWaiting, ReturnsBeforeTheWriteCompletesYetLaterVerbsSeeIt) {
   auto cluster = MakeCluster(SmallTopology(1, 1, 1));
@@ -29,12 +29,12 @@ TEST(PostWithoutWaiting, ReturnsBeforeTheWriteCompletesYetLaterVerbsSeeIt) {
     uint64_t value = 42;
     const uint64_t start = client.NowNanoseconds();
     const WorkRequest write{
-        .verb = Verb::kWrite, .remote = kWord, .local = &value, .length = sizeof(value)};
+        .verb = Verb::kWrite, .remote = kTarget, .local = &value, .length = sizeof(value)};
     client.PostWithoutWaiting(std::span(&write, 1));
     post_ns = client.NowNanoseconds() - start;
     value = 7;  // copied at the post: this must not reach memory
     const uint64_t before_read = client.NowNanoseconds();
-    client.Read(kWord, &seen, sizeof(seen));
+    client.Read(kTarget, &seen, sizeof(seen));
     read_ns = client.NowNanoseconds() - before_read;
   });
   EXPECT_EQ(seen, 42u) << "a READ on the same QP ran ahead of the WRITE posted before it";
@@ -73,7 +73,7 @@ TEST(PostWithoutWaiting, RefusesVerbsWhoseResultNobodyWouldSee) {
   std::string message;
   try {
     cluster->Run([&](Client& client) {
-      const WorkRequest cas{.verb = Verb::kCompareAndSwap, .remote = kWord, .length = 8};
+      const WorkRequest cas{.verb = Verb::kCompareAndSwap, .remote = kTarget, .length = 8};
       client.PostWithoutWaiting(std::span(&cas, 1));
     });
   } catch (const VerbError& error) {
