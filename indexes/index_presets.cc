@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "harness/rdma/errors.h"
+#include "harness/util/json_object_reader.h"
 
 namespace dmbench::indexes {
 
@@ -18,12 +19,6 @@ constexpr IndexPreset kPresets[] = {
      "WRITE",
      &TreeOptions::FgPlus},
 };
-
-std::string Joined(const std::vector<std::string>& names) {
-  std::string text;
-  for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
-  return text;
-}
 
 }  // namespace
 
@@ -46,7 +41,7 @@ const IndexPreset& FindIndexPreset(std::string_view name) {
     std::vector<std::string> all;
     for (const IndexPreset& preset : kPresets) all.emplace_back(preset.name);
     throw ConfigError("index.preset: unknown preset '" + std::string(name) +
-                      "'; allowed: " + Joined(all));
+                      "'; allowed: " + CommaJoined(all));
   }
   return *found;
 }

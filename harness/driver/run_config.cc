@@ -10,18 +10,12 @@ namespace dmbench::driver {
 
 namespace {
 
-std::string Joined(const std::vector<std::string>& names) {
-  std::string text;
-  for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
-  return text;
-}
-
 // "sherman, fgplus (blink)": every preset with its engine.
 std::string PresetList() {
   std::string text;
   for (const std::string& engine : indexes::IndexEngineNames()) {
-    text += (text.empty() ? "" : "; ") + Joined(indexes::IndexPresetNames(engine)) + " (" + engine +
-            ")";
+    text += (text.empty() ? "" : "; ") + CommaJoined(indexes::IndexPresetNames(engine)) + " (" +
+            engine + ")";
   }
   return text;
 }
@@ -32,7 +26,7 @@ const ConfigFields<RunConfig>& RunConfig::IndexFields() {
   static const ConfigFields<RunConfig> fields = [] {
     ConfigFields<RunConfig> list;
     list.Custom(
-            "engine", "one of {" + Joined(indexes::IndexEngineNames()) + "}",
+            "engine", "one of {" + CommaJoined(indexes::IndexEngineNames()) + "}",
             "the index engine; blink is the B-link tree engine FG+ and Sherman run on",
             [](JsonObjectReader& reader, RunConfig& config) {
               config.index_engine =

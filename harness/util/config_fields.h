@@ -92,7 +92,7 @@ class ConfigFields {
       return std::string("?");
     };
     return Add(
-        key, "one of {" + Joined(allowed) + "}", std::move(meaning),
+        key, "one of {" + CommaJoined(allowed) + "}", std::move(meaning),
         [=](JsonObjectReader& reader, Struct& section) {
           const std::string chosen = reader.Choice(key, name_of(section.*member), allowed);
           for (const auto& [name, value] : names) {
@@ -162,12 +162,6 @@ class ConfigFields {
     std::ostringstream text;
     text << "[" << min << ", " << max << "]";
     return text.str();
-  }
-
-  static std::string Joined(const std::vector<std::string>& names) {
-    std::string text;
-    for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
-    return text;
   }
 
   std::vector<Field> fields_;

@@ -157,8 +157,6 @@ std::string JsonObjectReader::RequiredString(const std::string& key) {
 
 std::string JsonObjectReader::Choice(const std::string& key, const std::string& fallback,
                                      const std::vector<std::string>& allowed) {
-  std::string list;
-  for (const std::string& option : allowed) list += (list.empty() ? "" : ", ") + option;
   known_.insert(key);
   if (!Has(key)) return fallback;
   const nlohmann::json& value = Get(key);
@@ -166,7 +164,13 @@ std::string JsonObjectReader::Choice(const std::string& key, const std::string& 
   for (const std::string& option : allowed) {
     if (option == choice) return choice;
   }
-  Fail(key, "must be one of {" + list + "}, got " + Describe(value));
+  Fail(key, "must be one of {" + CommaJoined(allowed) + "}, got " + Describe(value));
+}
+
+std::string CommaJoined(const std::vector<std::string>& names) {
+  std::string text;
+  for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
+  return text;
 }
 
 const nlohmann::json& JsonObjectReader::Raw(const std::string& key) {

@@ -63,6 +63,9 @@ nlohmann::json ParseJson(const std::string& text, const std::string& what);
 // Parses a file as JSON; ConfigError names the file and the parse error.
 nlohmann::json ReadJsonFile(const std::string& file);
 
+// "a, b, c": the allowed values as messages list them.
+std::string CommaJoined(const std::vector<std::string>& names);
+
 // `text` for an error message: bytes that are not printable ASCII escaped
 // (\xNN), and cut to about `max_bytes` with "..." when longer, so that a
 // message quoting user input stays one readable line.
