@@ -23,10 +23,9 @@ class LockedArrayIndex final : public indexes::Index {
                 double /*fill_factor*/) override {
     capacity_ = 2 * sorted.size() + 4096;
     base_ = client.allocator().Allocate(client, kEntriesOffset + capacity_ * sizeof(Entry));
-    entries_.assign(sorted.begin(), sorted.end());
-    const uint64_t header[2] = {0, entries_.size()};
-    client.Write(base_, header, sizeof(header));
-    WriteEntries(client);
+    const uint64_t unlocked = 0;
+    client.Write(base_, &unlocked, 8);
+    WriteArray(client, std::vector<Entry>(sorted.begin(), sorted.end()));
   }
 
   bool Lookup(rdma::Client& client, uint64_t key, uint64_t* value,
@@ -100,27 +99,23 @@ class LockedArrayIndex final : public indexes::Index {
       client.Read(base_ + kEntriesOffset, entries.data(),
                   static_cast<uint32_t>(count * sizeof(Entry)));
     }
-    if (body(entries)) {
-      count = entries.size();
-      client.Write(base_ + 8, &count, 8);
-      if (count > 0) {
-        client.Write(base_ + kEntriesOffset, entries.data(),
-                     static_cast<uint32_t>(count * sizeof(Entry)));
-      }
-    }
+    if (body(entries)) WriteArray(client, entries);
     const uint64_t unlocked = 0;
     client.Write(base_, &unlocked, 8);
   }
 
-  void WriteEntries(rdma::Client& client) {
-    if (entries_.empty()) return;
-    client.Write(base_ + kEntriesOffset, entries_.data(),
-                 static_cast<uint32_t>(entries_.size() * sizeof(Entry)));
+  // The entry count and the entries, as the array's holder (or the bulkload).
+  void WriteArray(rdma::Client& client, const std::vector<Entry>& entries) {
+    const uint64_t count = entries.size();
+    client.Write(base_ + 8, &count, 8);
+    if (count > 0) {
+      client.Write(base_ + kEntriesOffset, entries.data(),
+                   static_cast<uint32_t>(count * sizeof(Entry)));
+    }
   }
 
   rdma::GlobalAddress base_;
   uint64_t capacity_ = 0;
-  std::vector<Entry> entries_;  // only the bulkload's, to write them
 };
 
 }  // namespace dmbench::driver::testing
