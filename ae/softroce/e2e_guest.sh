@@ -5,6 +5,10 @@ ulimit -l unlimited 2>/dev/null || true
 export DMBENCH_TEST_RDMA_ADDRESSES="$DMBENCH_ADDR,$DMBENCH_ADDR2"
 
 step() { echo "== $*"; }
+# Every step is bounded, so that one that hangs is reported with its logs and
+# the later steps still run; a step takes seconds, the VM's budget minutes.
+step_limit_s=180
+bounded() { timeout "$step_limit_s" "$@"; }
 elapsed() { echo $(( $(date +%s) - $1 )); }
 
 step "verbs device tests"
@@ -15,13 +19,13 @@ tail -3 "$COLLECT/verbs_device_tests.log"
 port=7471
 index=sherman
 step "$index: one dmbench serve, two dmbench run, dmbench merge"
-"$DMBENCH" serve --listen "$DMBENCH_ADDR:$port" --memory-mib 64 --exit-when-idle \
+bounded "$DMBENCH" serve --listen "$DMBENCH_ADDR:$port" --memory-mib 64 --exit-when-idle \
   > "$COLLECT/$index-serve.log" 2>&1 &
 serve=$!
 sleep 1
 started=$(date +%s)
 for cs in 0 1; do
-  "$DMBENCH" run --config "$CONFIG" --set index.preset=$index \
+  bounded "$DMBENCH" run --config "$CONFIG" --set index.preset=$index \
     --memory-servers "$DMBENCH_ADDR:$port" --compute-server $cs --verify \
     --set backend.gid_index="$DMBENCH_GID_INDEX" --out "$index-cs$cs.json" \
     > "$COLLECT/$index-cs$cs.log" 2>&1 &
@@ -40,11 +44,12 @@ port=$((port + 1))
 index=fgplus
 step "$index: the same through ae/cluster/run.sh (ssh replaced by ae/cluster/local-ssh)"
 printf 'memory node1 %s:%s 64\ncompute node1\ncompute node2\n' "$DMBENCH_ADDR" "$port" > hosts
-"$BASH" ae/cluster/run.sh --hosts hosts --config "$CONFIG" --set index.preset=$index --verify \
+bounded "$BASH" ae/cluster/run.sh --hosts hosts --config "$CONFIG" --set index.preset=$index --verify \
   --dmbench "$DMBENCH" --ssh "sh ae/cluster/local-ssh" --out "$index-cluster" \
   > "$COLLECT/$index-cluster.log" 2>&1
 echo "$index cluster exit=$?" | tee -a "$COLLECT/status.txt"
 tail -8 "$COLLECT/$index-cluster.log"
+for log in "$index-cluster"/logs/*.log; do cp "$log" "$COLLECT/$index-cluster-${log##*/}"; done
 cp "$index-cluster/result.json" "$COLLECT/$index-merged.json" 2>/dev/null || true
 
 port=$((port + 1))

@@ -2,6 +2,9 @@
 
 #include <xxhash.h>
 
+#include <cstdio>
+#include <string>
+
 #include "indexes/common/index_layout.h"
 
 namespace dmbench::indexes {
@@ -16,6 +19,7 @@ GlobalLockTable::GlobalLockTable(const LockOptions& options)
       in_node_(options.placement == LockPlacement::kNode),
       masked_(options.masked),
       faa_release_(options.faa_release),
+      wait_limit_ns_(options.wait_limit_ns),
       locks_per_server_(IndexLayout::kLockTableBytes / (options.masked ? 2 : 8)) {}
 
 GlobalLockTable::Lock GlobalLockTable::For(rdma::GlobalAddress node) const {
@@ -50,24 +54,50 @@ GlobalLockTable::Lock GlobalLockTable::For(rdma::GlobalAddress node) const {
 }
 
 namespace {
+std::string Milliseconds(uint64_t ns) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.3g ms", static_cast<double>(ns) / 1e6);
+  return text;
+}
+
 // The owner's tag: its compute server, never 0 (0 means free).
 uint64_t TagOf(const rdma::Client& client) { return client.location().compute_server + 1; }
 }  // namespace
 
 uint32_t GlobalLockTable::Acquire(rdma::Client& client, const Lock& lock) const {
   const uint64_t tag = TagOf(client);
-  uint32_t failures = 0;
-  if (masked_) {
-    const uint32_t shift = 16 * lock.field;
-    const uint64_t mask = uint64_t{0xFFFF} << shift;
-    while (((client.MaskedCompareAndSwap(lock.word, 0, tag << shift, mask) >> shift) & 0xFFFF) !=
-           0) {
-      ++failures;
-    }
-  } else {
-    while (client.CompareAndSwap(lock.word, 0, tag) != 0) ++failures;
+  const uint32_t shift = masked_ ? 16 * lock.field : 0;
+  const uint64_t mask = masked_ ? uint64_t{0xFFFF} << shift : ~uint64_t{0};
+  // The holder's tag from a failed CAS, or 0 once the lock is ours.
+  const auto try_once = [&]() -> uint64_t {
+    const uint64_t seen = masked_ ? client.MaskedCompareAndSwap(lock.word, 0, tag << shift, mask)
+                                  : client.CompareAndSwap(lock.word, 0, tag);
+    return (seen & mask) >> shift;
+  };
+  uint64_t holder = try_once();
+  if (holder == 0) return 0;
+  const uint64_t started_ns = client.NowNanoseconds();
+  uint32_t failures = 1;
+  while ((holder = try_once()) != 0) {
+    ++failures;
+    const uint64_t waited_ns = client.NowNanoseconds() - started_ns;
+    if (waited_ns >= wait_limit_ns_) ThrowLockLost(client, lock, holder, failures, waited_ns);
   }
   return failures;
+}
+
+void GlobalLockTable::ThrowLockLost(const rdma::Client& client, const Lock& lock, uint64_t holder,
+                                    uint32_t failures, uint64_t waited_ns) const {
+  const uint64_t own_tag = TagOf(client);
+  std::string who = "compute server " + std::to_string(holder - 1);
+  if (holder == own_tag)
+    who += " (this one: a coroutine of it holds the lock, or a CAS of ours ran twice)";
+  throw LockLostError(
+      "the lock of a node (lock word " + lock.word.ToString() + ") stayed taken by " + who +
+      " for " + Milliseconds(waited_ns) + " over " + std::to_string(failures) +
+      " failed CAS; a lock is held for microseconds, so it is lost, not contended: its holder "
+      "died, its release never arrived, or the fabric executed a CAS twice. The run cannot make "
+      "progress");
 }
 
 rdma::WorkRequest GlobalLockTable::ReleaseRequest(const Lock& lock,

@@ -9,11 +9,18 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 
 #include "harness/rdma/client.h"
 #include "indexes/common/lock_options.h"
 
 namespace dmbench::indexes {
+
+// A lock that no wait could get: see LockOptions::wait_limit_ns.
+class LockLostError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 class GlobalLockTable {
  public:
@@ -29,7 +36,8 @@ class GlobalLockTable {
   };
   Lock For(rdma::GlobalAddress node) const;
 
-  // CAS until the lock is ours; returns how many CAS failed.
+  // CAS until the lock is ours; returns how many CAS failed. Throws
+  // LockLostError when the lock stays taken for LockOptions::wait_limit_ns.
   uint32_t Acquire(rdma::Client& client, const Lock& lock) const;
   // The verb that releases `lock` held by `client`, for the caller to post
   // (alone or batched): a WRITE of zero, or FG's FAA of minus the tag.
@@ -38,10 +46,14 @@ class GlobalLockTable {
   uint64_t locks_per_server() const { return locks_per_server_; }
 
  private:
+  [[noreturn]] void ThrowLockLost(const rdma::Client& client, const Lock& lock, uint64_t holder,
+                                  uint32_t failures, uint64_t waited_ns) const;
+
   bool on_chip_;
   bool in_node_;
   bool masked_;
   bool faa_release_;
+  uint64_t wait_limit_ns_;
   uint64_t locks_per_server_;
 };
 

@@ -30,6 +30,13 @@ struct LockOptions {
   bool hierarchical = true;  // local lock table with FIFO wait queues per compute server
   uint32_t handover = 8;     // max consecutive local handovers; 0 = off
   bool combine = true;       // write-back + release in one batch
+  // How long a CAS may keep failing on one lock before the operation gives
+  // up with an error (GlobalLockTable::Acquire), in the backend's clock. A
+  // lock waited for this long is not contended but lost: its holder died, its
+  // release never arrived, or a fabric executed a CAS twice. Without a limit
+  // such a run spins for ever; no run of the paper's holds a lock for even a
+  // millisecond.
+  uint64_t wait_limit_ns = 10'000'000'000;
 };
 
 }  // namespace dmbench::indexes
