@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the experiments behind the paper's figures, resumably, then draws the
-# figures and writes the report.
+# figures and writes the report (DIR/report/REPORT.md) and the tidy tables of
+# every point (DIR/report/results.csv, micro.csv; plots/results_csv.py).
 #
 #   ae/run.sh FIG... | all [--quick | --full] [--out DIR] [--jobs N]
 #             [--backend sim | verbs --hosts FILE [--ssh "CMD"]] [--set path=value]...
@@ -204,3 +205,5 @@ command="ae/run.sh ${figures[*]} --$mode"
 [[ "$backend" == sim ]] || command+=" --backend $backend --hosts $hosts"
 /usr/bin/python3 plots/report.py --results-root "$out" --out "$out/report" \
   --command "$command"
+/usr/bin/python3 plots/results_csv.py "$out" --out "$out/report/results.csv" \
+  --micro-out "$out/report/micro.csv"

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 SCHEMA_VERSION = 1
+ABLATION_DIR = "ablation"  # DIR/ablation/LABEL/: DIR run with one mechanism off
 
 # Series names of the paper (§5.1.2, §5.2): index presets as the configs spell them.
 INDEX_LABELS = {"fgplus": "FG+", "sherman": "Sherman"}
@@ -236,6 +237,39 @@ def load_experiment(directory: Path | str) -> Experiment:
                             variant=require(entry, "variant", where, STRING),
                             settings=settings or {}, result=result, source=result_file))
     return Experiment(directory, definition, tuple(points))
+
+
+def discover(root: Path, prefix: str = "") -> dict[str, Path]:
+    """Experiment name -> result directory, for every directory under `root`
+    (one level) holding an experiment.json, except the model ablations'
+    directory (results roots of their own). Two directories with one
+    experiment name are an error: which one the report shows would be a
+    guess."""
+    if not root.is_dir():
+        raise ResultsError(f"{root}: results root not found")
+    candidates = [root] if (root / "experiment.json").is_file() else []
+    for entry in sorted(root.iterdir()):
+        if entry.name == ABLATION_DIR:
+            continue
+        try:
+            if entry.name.startswith(prefix) and (entry / "experiment.json").is_file():
+                candidates.append(entry)
+        except OSError:  # a directory we may not enter (e.g. under /tmp) holds no results
+            continue
+    found: dict[str, Path] = {}
+    for directory in candidates:
+        index_file = directory / "experiment.json"
+        index = read_json(index_file, "experiment index")
+        definition = require(index, "experiment", index_file, OBJECT)
+        if "name" in definition:
+            require(definition, "name", f"{index_file} experiment", STRING)
+        name = experiment_name(definition, directory)
+        if name in found:
+            raise ResultsError(
+                f"{found[name]} and {directory}: both hold experiment '{name}'; keep one, or "
+                f"select the directories to report with --prefix PREFIX")
+        found[name] = directory
+    return found
 
 
 def run_points(experiments: Sequence[Experiment]) -> list[Point]:

@@ -43,45 +43,12 @@ import figure_drawing as fd
 import experiment_registry as registry
 
 PROG = "report.py"
-ABLATION_DIR = "ablation"         # DIR/ablation/LABEL/: DIR run with one mechanism off
+ABLATION_DIR = dr.ABLATION_DIR
 ABLATION_FILE = "ABLATION.json"   # in each DIR/ablation/LABEL/: what was switched off
 MOVED_RELATIVE = 0.10             # ours changed by more than this: the claim moved
 
 
 # ------------------------------------------------------------- discovery
-
-def discover(root: Path, prefix: str = "") -> dict[str, Path]:
-    """Experiment name -> result directory, for every directory under `root`
-    (one level) holding an experiment.json, except the model ablations'
-    directory (results roots of their own). Two directories with one
-    experiment name are an error: which one the report shows would be a
-    guess."""
-    if not root.is_dir():
-        raise dr.ResultsError(f"{root}: results root not found")
-    candidates = [root] if (root / "experiment.json").is_file() else []
-    for entry in sorted(root.iterdir()):
-        if entry.name == ABLATION_DIR:
-            continue
-        try:
-            if entry.name.startswith(prefix) and (entry / "experiment.json").is_file():
-                candidates.append(entry)
-        except OSError:  # a directory we may not enter (e.g. under /tmp) holds no results
-            continue
-    found: dict[str, Path] = {}
-    for directory in candidates:
-        index_file = directory / "experiment.json"
-        index = dr.read_json(index_file, "experiment index")
-        definition = dr.require(index, "experiment", index_file, dr.OBJECT)
-        if "name" in definition:
-            dr.require(definition, "name", f"{index_file} experiment", dr.STRING)
-        name = dr.experiment_name(definition, directory)
-        if name in found:
-            raise dr.ResultsError(
-                f"{found[name]} and {directory}: both hold experiment '{name}'; keep one, or "
-                f"select the directories to report with --prefix PREFIX")
-        found[name] = directory
-    return found
-
 
 def load_results(found: dict[str, Path]) -> tuple[dict[str, dr.Experiment], dict[str, str]]:
     """The experiments that load, and the error of each that does not."""
@@ -137,7 +104,7 @@ def ablations(root: Path, prefix: str, errors: list[str]) -> list[Ablation]:
                                             dr.STRING)
             ablation.switch = dr.require(description, "switch", description_file, dr.STRING)
             ablation.description = description.get("description", "")
-            experiments = discover(directory, prefix)
+            experiments = dr.discover(directory, prefix)
             if not experiments:
                 raise dr.ResultsError(f"{directory}: no experiment results in this ablation")
         except dr.ResultsError as error:
@@ -610,7 +577,7 @@ def main(argv=None) -> int:
     figures_dir = args.figures_dir or args.out / "figures"
 
     try:
-        found = discover(args.results_root, args.prefix)
+        found = dr.discover(args.results_root, args.prefix)
     except dr.ResultsError as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return 1

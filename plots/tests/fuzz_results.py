@@ -16,12 +16,15 @@ them as the scripts do:
   plots-cli   a figure script in a process of its own: exit status 0, 1
               (results missing or malformed) or 2 (bad command line), a
               message, no traceback, within the time limit
+  csv         in-process: results_csv.py's main() on the same results root
+              as report; must return 0 (every cell written) or 1 (an error
+              naming what is wrong)
 
 Any other exception, exit status or a traceback is a finding. Cases are
 drawn from (seed, kind, case number), so a finding is replayed alone:
 
     /usr/bin/python3 plots/tests/fuzz_results.py [--cases N] [--report-cases N]
-        [--cli-cases N] [--seed S] [--case N --kind KIND]
+        [--cli-cases N] [--csv-cases N] [--seed S] [--case N --kind KIND]
 
 Prints the cases per kind; exits 1 if there were findings.
 """
@@ -256,7 +259,29 @@ def cli_case(rng, fixture: Fixtures, case_dir: Path) -> tuple[str, str]:
     return ("accepted" if run.returncode == 0 else "refused"), how
 
 
-KINDS = {"plots": plots_case, "report": report_case, "plots-cli": cli_case}
+def csv_case(rng, fixture: Fixtures, case_dir: Path) -> tuple[str, str]:
+    results_csv = importlib.import_module("results_csv")
+    root = case_dir / "root"
+    for name, directory in fixture.report.items():
+        shutil.copytree(directory, root / name)
+    victim = root / rng.choice(sorted(fixture.report))
+    how = f"results_csv.py with {victim.name} damaged:\n" + damage_directory(rng, victim)
+    output = io.StringIO()
+    try:
+        with redirect_stdout(output), redirect_stderr(output):
+            status = results_csv.main([str(root), "--out", str(case_dir / "runs.csv"),
+                                       "--micro-out", str(case_dir / "micro.csv")])
+    except Exception:  # noqa: BLE001
+        return "finding", f"{how}\n{traceback.format_exc()}"
+    if status not in (0, 1):
+        return "finding", f"{how}\nexit status {status}"
+    if status == 1 and "error:" not in output.getvalue():
+        return "finding", f"{how}\nexit status 1 without an error message"
+    return ("accepted" if status == 0 else "refused"), how
+
+
+# New kinds go last: a kind's number seeds its cases.
+KINDS = {"plots": plots_case, "report": report_case, "plots-cli": cli_case, "csv": csv_case}
 
 
 def main(argv=None) -> int:
@@ -264,11 +289,13 @@ def main(argv=None) -> int:
     parser.add_argument("--cases", type=int, default=60, help="plots cases (in-process)")
     parser.add_argument("--report-cases", type=int, default=4, help="report cases (in-process)")
     parser.add_argument("--cli-cases", type=int, default=2, help="figure scripts run as processes")
+    parser.add_argument("--csv-cases", type=int, default=10, help="results_csv.py cases")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--kind", choices=sorted(KINDS), help="only this kind")
     parser.add_argument("--case", type=int, help="replay this case number, printing it")
     args = parser.parse_args(argv)
-    counts = {"plots": args.cases, "report": args.report_cases, "plots-cli": args.cli_cases}
+    counts = {"plots": args.cases, "report": args.report_cases, "plots-cli": args.cli_cases,
+              "csv": args.csv_cases}
     findings = []
     print(f"{'input kind':<14} {'cases':>8} {'accepted':>9} {'refused':>8} {'findings':>9} "
           f"{'seconds':>9}")

@@ -468,7 +468,7 @@ class Ablations(unittest.TestCase):
         fixtures.fig16(root)
         # A sweep written into the ablations' directory itself by mistake.
         shutil.copytree(self.root / "fig14", root / report.ABLATION_DIR)
-        self.assertEqual(report.discover(root), {"fig16-hocl": root / "fig16"})
+        self.assertEqual(report.dr.discover(root), {"fig16-hocl": root / "fig16"})
 
 
 if __name__ == "__main__":
