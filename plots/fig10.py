@@ -6,6 +6,10 @@ Figure 11: uniform ones): each variant adds one technique to FG+ (+Combine,
 workload mixes. One panel per mix (write-only, write-intensive,
 read-intensive, ...): throughput bars (Mops) per technique, in the
 experiment's variant order, with 50p and 99p latency (us) on a log right axis.
+The paper's values, where its text states them (paper_marks.py), are drawn
+in crimson outline: a latency it quotes as is, and each factor it quotes
+(Sherman over FG+, or one technique over the one before) applied to our bar
+of the base, i.e. where the bar would stand if the paper's step held on ours.
 
     python3 plots/fig10.py --results DIR --out STEM [--figure 10|11]
 """
@@ -14,7 +18,9 @@ import sys
 
 import dmbench_results as dr
 import figure_drawing as fd
+import paper_marks
 
+METRICS = {"throughput": "throughput_mops", "p50": "latency_us.p50", "p99": "latency_us.p99"}
 CAPTIONS = {10: "Performance breakdown, skewed workloads",
             11: "Performance breakdown, uniform workloads"}
 
@@ -38,20 +44,30 @@ def draw(experiments, args):
               f"{'uniform' if args.figure == 11 else 'skewed'} workloads, these results are "
               f"{', '.join(skews)}", file=sys.stderr)
 
+    def ours(label, metric, at):
+        point = cells.get((at.get("mix"), label))
+        return None if point is None else point.field(METRICS[metric])
+
+    marks = paper_marks.resolve(paper_marks.marks_for(experiments), ours)
     plt = fd.pyplot()
     fig, axes = plt.subplots(1, len(mixes), figsize=(3.6 * len(mixes) + 0.6, 4.2),
                              squeeze=False)
     for number, (ax, mix) in enumerate(zip(axes[0], mixes)):
         present = [label for label in series if (mix, label) in cells]
         figures = [cells[(mix, label)] for label in present]
-        fd.bars_with_latency(ax, present, [p.field("throughput_mops") for p in figures],
-                             [p.field("latency_us.p50") for p in figures],
-                             [p.field("latency_us.p99") for p in figures],
-                             [colors[label] for label in present])
+        p50 = [p.field("latency_us.p50") for p in figures]
+        p99 = [p.field("latency_us.p99") for p in figures]
+        right = fd.bars_with_latency(ax, present, [p.field("throughput_mops") for p in figures],
+                                     p50, p99, [colors[label] for label in present])
+        panel_marks = [m for m in marks if m.at.get("mix") == mix]
+        drawn = paper_marks.draw_on_bars(ax, right, {label: i for i, label in enumerate(present)},
+                                         panel_marks)
+        if drawn:
+            fd.log_axis_plain(right.yaxis, p50 + p99 + drawn)
         ax.set_title(f"({chr(ord('a') + number)}) {dr.mix_label(mix)}")
     caption = CAPTIONS[args.figure] + ("" if skews == ["uniform"] else f" ({', '.join(skews)})")
     fd.finish(fig, fd.figure_title(experiments, f"Figure {args.figure}", caption), experiments,
-              legend=fd.bars_with_latency_legend())
+              legend=fd.bars_with_latency_legend() + paper_marks.bars_legend(marks))
     return fig
 
 

@@ -14,6 +14,7 @@ import sys
 
 import dmbench_results as dr
 import figure_drawing as fd
+import paper_marks
 
 PANELS = ("range-only", "range-write")
 
@@ -32,6 +33,11 @@ def draw(experiments, args):
     series = dr.ordered(series_of(p) for p in points)
     colors = fd.series_colors(series)
 
+    def ours(label, metric, at):
+        point = cells.get((at.get("mix"), at.get("range_size"), label))
+        return None if point is None else point.field(point.op_stats("range") + ".throughput_mops")
+
+    marks = paper_marks.resolve(paper_marks.marks_for(experiments), ours)
     plt = fd.pyplot()
     fig, axes = plt.subplots(1, len(mixes), figsize=(4.2 * len(mixes), 3.6), squeeze=False)
     for number, (ax, mix) in enumerate(zip(axes[0], mixes)):
@@ -45,13 +51,19 @@ def draw(experiments, args):
                               if point else float("nan"))
             bars.append((label, values))
         fd.grouped_bars(ax, [f"{size:,}" for size in sizes], bars, colors)
+        for mark in marks:
+            if mark.at.get("mix") == mix and mark.at.get("range_size") in sizes \
+                    and mark.series in series:
+                x, width = fd.grouped_bar_at(sizes.index(mark.at["range_size"]),
+                                             series.index(mark.series), len(series))
+                paper_marks.outline_bar(ax, x, width, mark.value)
         ax.set_xlabel("Range size")
         ax.set_ylabel("Range query throughput (Mops)")
         ax.set_title(f"({chr(ord('a') + number)}) {dr.mix_label(mix)}")
     skews = ", ".join(dr.ordered(p.skew_label for p in points))
     fd.finish(fig, fd.figure_title(experiments, "Figure 12",
                                    f"Performance of range query ({skews})"), experiments,
-              legend=fd.series_patches(colors))
+              legend=fd.series_patches(colors) + paper_marks.bars_legend(marks))
     return fig
 
 

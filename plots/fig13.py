@@ -6,7 +6,10 @@ compute servers x threads per compute server x coroutines per thread from
 each result's config (the paper counts each coroutine as a client thread);
 y: throughput (Mops). One line per series (the index, FG+ or Sherman, or the
 variant when the index is ambiguous) and key distribution (from the config):
-colour by series, line style and marker by distribution.
+colour by series, line style and marker by distribution. The paper's values,
+where its text states them (paper_marks.py), in the series' colour: a hollow
+marker where the paper names the client count, a dotted level labelled with
+its value where it does not (a peak).
 
     python3 plots/fig13.py --results DIR [DIR ...] --out STEM
 """
@@ -15,6 +18,7 @@ import sys
 
 import dmbench_results as dr
 import figure_drawing as fd
+import paper_marks
 
 
 def skew_order(skew: str) -> tuple:
@@ -42,6 +46,26 @@ def draw(experiments, args):
                     color=colors[label], marker=fd.MARKERS[skew_number % len(fd.MARKERS)],
                     linestyle=fd.LINESTYLES[skew_number % len(fd.LINESTYLES)],
                     label=f"{label}, {skew}")
+    marks = paper_marks.resolve(paper_marks.marks_for(experiments), lambda *_: None)
+    drawn = False
+    for mark in marks:
+        skew = mark.at.get("skew")
+        if mark.metric != "throughput" or mark.series not in colors or skew not in skews:
+            continue
+        drawn = True
+        marker = fd.MARKERS[skews.index(skew) % len(fd.MARKERS)]
+        if "clients" in mark.at:
+            ax.plot([mark.at["clients"]], [mark.value], linestyle="none", marker=marker,
+                    fillstyle="none", markersize=10, markeredgewidth=1.4,
+                    color=colors[mark.series], zorder=4)
+        else:
+            ax.axhline(mark.value, color=colors[mark.series], linestyle=":", linewidth=1.1)
+            # Labels alternate sides by series, so that close levels stay legible.
+            side = series.index(mark.series) % 2
+            ax.annotate(f"paper: {mark.series} peak, {skew}: {mark.value:.3g}",
+                        (0.01 if side == 0 else 0.99, mark.value),
+                        xycoords=("axes fraction", "data"), ha="left" if side == 0 else "right",
+                        va="bottom", fontsize=6.5, color=colors[mark.series])
     clients = sorted({count for (_, _, count) in cells})
     ax.set_xticks(clients, [str(c) for c in clients])
     ax.set_xlabel("Client threads")
@@ -50,6 +74,11 @@ def draw(experiments, args):
     mixes = ", ".join(dr.mix_label(m) for m in dr.ordered(p.mix for p in points))
     # Below the panel, where it cannot hide a line.
     handles = ax.get_legend_handles_labels()[0]
+    if drawn:
+        from matplotlib.lines import Line2D
+        handles.append(Line2D([], [], color="gray", marker="o", fillstyle="none", linestyle=":",
+                              markersize=8, label="paper (hollow: at its clients; dotted: "
+                                                  "a peak)"))
     fd.finish(fig, fd.figure_title(experiments, "Figure 13", f"Scalability ({mixes})"),
               experiments, legend=handles)
     return fig

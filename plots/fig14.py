@@ -7,7 +7,8 @@ from the histograms' buckets: (a) read retries of lookups
 (by_op.insert/update/delete.round_trips), (c) bytes written back per write
 operation (by_op.*.write_bytes). Where nearly every operation has the same
 value (no retries), the y axis zooms in on the top of the CDF so that the
-tail shows.
+tail shows. The paper's 99th percentiles of round trips (paper_marks.py) are
+hollow markers at (p99, 0.99) on panel (b), in the series' colour.
 
     python3 plots/fig14.py --results DIR [DIR ...] --out STEM
 """
@@ -17,7 +18,10 @@ import sys
 
 import dmbench_results as dr
 import figure_drawing as fd
+import paper_marks
 
+# The panel of each mark metric (paper_marks.py), and the CDF height it sits at.
+MARK_PANELS = {"write_round_trips_p99": (1, 0.99)}
 # title, x label, metric, zoom (y axis on the top of the CDF)
 PANELS = (
     ("(a) Read retries of lookups", "Read retries",
@@ -57,12 +61,21 @@ def draw(experiments, args):
     by_label = dr.unique_points(points, series_of, "series")
     colors = fd.series_colors(list(by_label))
 
+    marks = paper_marks.resolve(paper_marks.marks_for(experiments), lambda *_: None)
     plt = fd.pyplot()
     fig, axes = plt.subplots(1, len(PANELS), figsize=(12, 3.8))
-    for ax, (title, xlabel, metric, zoom) in zip(axes, PANELS):
+    for panel, (ax, (title, xlabel, metric, zoom)) in enumerate(zip(axes, PANELS)):
         curves = {label: metric(point).cdf() for label, point in by_label.items()}
         left_end = min(xs[0] for xs, _ in curves.values())
         right_end = max(xs[-1] for xs, _ in curves.values())
+        for mark in marks:
+            where = MARK_PANELS.get(mark.metric)
+            if where is None or where[0] != panel or mark.series not in colors:
+                continue
+            ax.plot([mark.value], [where[1]], linestyle="none", marker="o", fillstyle="none",
+                    markersize=9, markeredgewidth=1.4, color=colors[mark.series], zorder=4,
+                    label=f"paper {mark.series} p99")
+            left_end, right_end = min(left_end, mark.value), max(right_end, mark.value)
         for number, (label, (xs, ys)) in enumerate(curves.items()):
             # Every curve rises from 0 at the common left end and stays at 1
             # up to the common right end.

@@ -9,7 +9,9 @@ the configs):
   (b) key size, skewed workloads: the same;
   (c) index cache size per compute server (MiB): throughput bars per series
       and the cache hit ratio (%) on the right axis.
-Panels without results are left out (the command says which).
+Panels without results are left out (the command says which). The paper's
+Sherman/FG+ factors at the key sizes it names (paper_marks.py) are dashed
+crimson outlines: the factor applied to our FG+ bar.
 
     python3 plots/fig15.py --results KEY_SIZE_DIR CACHE_DIR --out STEM
 """
@@ -18,6 +20,7 @@ import sys
 
 import dmbench_results as dr
 import figure_drawing as fd
+import paper_marks
 
 KEY, CACHE = "index.key_bytes", "index.cache_mib"
 
@@ -37,7 +40,9 @@ def swept(experiment) -> str:
     return found.pop()
 
 
-def key_panel(ax, points, series_of, colors):
+def key_panel(ax, points, series_of, colors, marks=(), drawn=None):
+    """`marks`: the paper's (paper_marks.marks_for), resolved against these
+    points; the ones drawn are added to `drawn`."""
     series = dr.ordered(series_of(p) for p in points)
     cells = dr.unique_points(points, lambda p: (series_of(p), p.config(KEY)),
                              "series and key size")
@@ -46,6 +51,20 @@ def key_panel(ax, points, series_of, colors):
                     [(label, [cells[(label, s)].field("throughput_mops")
                               if (label, s) in cells else float("nan") for s in sizes])
                      for label in series], colors)
+    distributions = {p.config("workload.distribution", dr.STRING) for p in points}
+
+    def ours(label, metric, at):
+        point = cells.get((label, at.get("key_bytes")))
+        return None if point is None else point.field("throughput_mops")
+
+    for mark in paper_marks.resolve(marks, ours):
+        if mark.at.get("distribution") in distributions and mark.at.get("key_bytes") in sizes \
+                and mark.series in series:
+            x, width = fd.grouped_bar_at(sizes.index(mark.at["key_bytes"]),
+                                         series.index(mark.series), len(series))
+            paper_marks.outline_bar(ax, x, width, mark.value)
+            if drawn is not None:
+                drawn.append(mark)
     ax.set_xlabel("Key size (bytes)")
     ax.set_ylabel("Throughput (Mops)")
     return []  # the bars' series are in the figure's legend
@@ -99,16 +118,20 @@ def draw(experiments, args):
     colors = fd.series_colors(dr.ordered(series_of[title](p)
                                          for title, _, points, _ in panels for p in points))
 
+    pairs = paper_marks.marks_for(experiments)
     plt = fd.pyplot()
     fig, axes = plt.subplots(1, len(panels), figsize=(4.4 * len(panels), 3.8), squeeze=False)
-    lines = []
+    lines, drawn = [], []
     for ax, (title, panel, points, _) in zip(axes[0], panels):
-        lines += panel(ax, points, series_of[title], colors)
+        if panel is key_panel:
+            lines += panel(ax, points, series_of[title], colors, pairs, drawn)
+        else:
+            lines += panel(ax, points, series_of[title], colors)
         skews = ", ".join(dr.ordered(p.skew_label for p in points))
         mixes = ", ".join(dr.mix_label(m) for m in dr.ordered(p.mix for p in points))
         ax.set_title(f"{title}, {skews}\n{mixes}")
     fd.finish(fig, fd.figure_title(experiments, "Figure 15", "Sensitivity analysis"),
-              experiments, legend=fd.series_patches(colors) + lines)
+              experiments, legend=fd.series_patches(colors) + lines + paper_marks.bars_legend(drawn))
     return fig
 
 

@@ -76,13 +76,19 @@ def series_colors(labels: Sequence[str]) -> dict[str, str]:
     return {label: SERIES_COLORS.get(label) or next(free) for label in dr.ordered(labels)}
 
 
+def grouped_bar_at(category: int, number: int, series_count: int) -> tuple[float, float]:
+    """Centre and width of series `number`'s bar at `category` in grouped_bars()."""
+    width = 0.8 / max(1, series_count)
+    return category - 0.4 + width * (number + 0.5), width
+
+
 def grouped_bars(ax, categories: Sequence[str], series: Sequence[tuple[str, Sequence[float]]],
                  colors: dict[str, str], annotate: bool = True) -> None:
     """Bars of each series side by side at each category; NaN values leave a
     gap (a series that has no point at that category)."""
-    width = 0.8 / max(1, len(series))
+    width = grouped_bar_at(0, 0, len(series))[1]
     for number, (label, values) in enumerate(series):
-        offsets = [i - 0.4 + width * (number + 0.5) for i in range(len(categories))]
+        offsets = [grouped_bar_at(i, number, len(series))[0] for i in range(len(categories))]
         bars = ax.bar(offsets, values, width, label=label, color=colors[label],
                       edgecolor="black", linewidth=0.4)
         if annotate:

@@ -4,9 +4,9 @@ Reads the index runs of a Table 1 experiment (configs/experiments/table1-*.json)
 and draws the paper's table as an image: one column per workload (read- and
 write-intensive, each uniform and skewed), rows throughput (Mops) and 50th /
 90th / 99th percentile latency (us) per series (variant, else index preset).
-When the experiment file records the paper's numbers
-(paper_scale.paper_results, keyed "<mix> uniform" / "<mix> skew"), they are
-shown in grey rows below for comparison.
+The paper's numbers (the Table 1 claims' marks, paper_marks.py) are shown in
+grey rows below for comparison, in the columns whose workload and skew the
+paper ran (its skewed columns are Zipfian 0.99).
 
     python3 plots/table1.py --results DIR --out STEM
 """
@@ -15,13 +15,14 @@ import sys
 
 import dmbench_results as dr
 import figure_drawing as fd
+import paper_marks
 
 # The paper's column order: read-intensive first.
 MIX_ORDER = ("read-intensive", "write-intensive")
-ROWS = (("Throughput (Mops)", "throughput_mops", "mops"),
-        ("50th latency (µs)", "latency_us.p50", "p50_us"),
-        ("90th latency (µs)", "latency_us.p90", "p90_us"),
-        ("99th latency (µs)", "latency_us.p99", "p99_us"))
+ROWS = (("Throughput (Mops)", "throughput_mops", "throughput"),
+        ("50th latency (µs)", "latency_us.p50", "p50"),
+        ("90th latency (µs)", "latency_us.p90", "p90"),
+        ("99th latency (µs)", "latency_us.p99", "p99"))
 PAPER_COLOR = "#777777"
 
 
@@ -37,20 +38,6 @@ def column_key(point):
     distribution = point.config("workload.distribution", dr.STRING)
     theta = 0.0 if distribution == "uniform" else point.config("workload.theta", dr.NUMBER)
     return (order, dr.mix_sort_key(mix), distribution != "uniform", theta)
-
-
-def paper_results(experiments):
-    """{"<mix> uniform" | "<mix> skew": {"mops", "p50_us", ...}}, when recorded."""
-    merged = {}
-    for experiment in experiments:
-        scale = experiment.paper_scale
-        if "paper_results" not in scale:
-            continue
-        source = f"{experiment.directory / 'experiment.json'} experiment.paper_scale"
-        recorded = dr.require(scale, "paper_results", source, dr.OBJECT)
-        for key in recorded:
-            merged[key] = dr.require(recorded, key, f"{source}.paper_results", dr.OBJECT)
-    return merged
 
 
 def draw(experiments, args):
@@ -71,15 +58,13 @@ def draw(experiments, args):
                 values.append(number(point.field(field)) if point else "–")
             rows.append(values)
             colors.append("black")
-    paper = paper_results(experiments)
-    paper_keys = [f"{mix} {'uniform' if skew == 'uniform' else 'skew'}"
-                  for mix, skew in column_ids]
-    if any(key in paper for key in paper_keys):
-        for row_label, _, paper_field in ROWS:
+    paper = {(m.metric, m.at.get("mix"), m.at.get("skew")): m.value for m in
+             paper_marks.resolve(paper_marks.marks_for(experiments), lambda *_: None)}
+    if any((metric, mix, skew) in paper for _, _, metric in ROWS for mix, skew in column_ids):
+        for row_label, _, metric in ROWS:
             row_labels.append(f"Paper: {row_label}")
-            rows.append([number(paper[key][paper_field])
-                         if isinstance(paper.get(key, {}).get(paper_field), (int, float))
-                         else "–" for key in paper_keys])
+            rows.append([number(paper[(metric, mix, skew)]) if (metric, mix, skew) in paper
+                         else "–" for mix, skew in column_ids])
             colors.append(PAPER_COLOR)
 
     plt = fd.pyplot()

@@ -75,6 +75,31 @@ class Measured:
 
 
 @dataclass(frozen=True)
+class PaperMark:
+    """Where the paper's value of a claim is drawn in its figure, beside
+    ours. `series`: the series label the value belongs to (FG+, Sherman,
+    +Combine, ...); `metric`: "throughput", "p50", "p90", "p99" (latency) or
+    "write_round_trips_p99" (Figure 14's CDF); `at`: the rest of
+    the point's coordinates as (name, value) pairs, names as the figure
+    script keys its points ("mix", "skew", "clients"); a figure that plots
+    against clients and finds none in `at` draws a level, since the paper
+    does not say at how many clients. The value drawn is `value` when given
+    (an absolute number quoted in the claim's text), else the claim's own
+    paper value, or, with `relative_to`, the claim's factor applied to OUR
+    value of that series at the same point (throughput times the factor,
+    latency divided by it): where the bar would be if the paper's step held
+    on our base."""
+    series: str
+    metric: str
+    at: tuple[tuple[str, object], ...] = ()
+    value: float | None = None
+    relative_to: str | None = None
+
+    def coordinate(self, name: str):
+        return dict(self.at).get(name)
+
+
+@dataclass(frozen=True)
 class Claim:
     id: str
     figure: str
@@ -88,6 +113,7 @@ class Claim:
     paper_text: str = ""   # how to show the paper's value when it is not a plain number
     note: str = ""         # caveats: derived values, what differs in our setup
     at_least: bool = False  # PERCENT: the paper states a minimum share
+    marks: tuple[PaperMark, ...] = ()  # where the figures draw the paper's value
 
 
 @dataclass(frozen=True)

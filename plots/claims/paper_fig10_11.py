@@ -40,7 +40,8 @@ def breakdown_claims(name: str, figure: str, section: str, mix: str, panel: str,
         CLAIMS.add(id=f"fig{figure.split()[1]}.{mix}.sherman-vs-fgplus.{metric_name}",
               figure=f"{figure}{panel}", section=section,
               text=f"{quote}: Sherman/FG+ {what}", paper=value, unit="x", kind=FACTOR,
-              needs=(name,), compute=gain(name, mix, STEPS[-1], STEPS[0], metric, lower))
+              needs=(name,), compute=gain(name, mix, STEPS[-1], STEPS[0], metric, lower),
+              marks=(PaperMark(STEPS[-1], metric_name, (("mix", mix),), relative_to=STEPS[0]),))
 
 
 breakdown_claims(FIG10, "Figure 10", "§5.2.1", "write-only", "(a)", (24.7, 1.2, 35.8),
@@ -71,7 +72,9 @@ for _better, _base, _metric_name, _value, _quote in (
           text=f"{_quote} ({_base} → {_better})", paper=_value, unit="x", kind=FACTOR,
           needs=(FIG10,),
           compute=gain(FIG10, "write-intensive", _better, _base, _metric,
-                       _metric_name != "throughput"))
+                       _metric_name != "throughput"),
+          marks=(PaperMark(_better, _metric_name, (("mix", "write-intensive"),),
+                           relative_to=_base),))
 
 CLAIMS.add(id="fig10.write-intensive.2-level-ver.throughput", figure="Figure 10(b)", section="§5.2.1",
       text="\"Two-level version mechanism does not bring considerable throughput improvement "
@@ -84,7 +87,9 @@ CLAIMS.add(id="fig10.write-intensive.2-level-ver.p50", figure="Figure 10(b)", se
       paper=-0.4, unit="µs", kind=DIFFERENCE, needs=(FIG10,),
       compute=lambda r: Measured(p50(step(r, FIG10, "+2-Level Ver", "write-intensive"))
                                  - p50(step(r, FIG10, "+Hierarchical", "write-intensive"))),
-      note="ours: p50 of +2-Level Ver minus p50 of +Hierarchical")
+      note="ours: p50 of +2-Level Ver minus p50 of +Hierarchical",
+      marks=(PaperMark("+Hierarchical", "p50", (("mix", "write-intensive"),), value=7.3),
+             PaperMark("+2-Level Ver", "p50", (("mix", "write-intensive"),), value=6.9)))
 CLAIMS.add(id="fig10.read-intensive.sherman-vs-fgplus.throughput", figure="Figure 10(c)",
       section="§5.2.1",
       text="\"in read-intensive workloads ... Sherman does not present considerable "
@@ -96,7 +101,9 @@ CLAIMS.add(id="fig10.read-intensive.combine.p99", figure="Figure 10(c)", section
            "(FG+ → +Combine, read-intensive)",
       paper=15.3 / 12.9, unit="x", kind=FACTOR, needs=(FIG10,),
       compute=gain(FIG10, "read-intensive", "+Combine", "FG+", p99, True),
-      note="paper value derived: 15.3 / 12.9")
+      note="paper value derived: 15.3 / 12.9",
+      marks=(PaperMark("FG+", "p99", (("mix", "read-intensive"),), value=15.3),
+             PaperMark("+Combine", "p99", (("mix", "read-intensive"),), value=12.9)))
 CLAIMS.add(id="fig10.read-intensive.2-level-ver.p50", figure="Figure 10(c)", section="§5.2.1",
       text="\"Sherman increases the 50p latency by 100ns (2%)\", attributed to unsorted "
            "leaves (read-intensive)",

@@ -33,7 +33,9 @@ def range_ratio(name: str, size) -> Callable[[Results], Measured]:
 CLAIMS.add(id="fig12a.range-100.sherman-vs-fgplus", figure="Figure 12(a)", section="§5.3",
       text="\"when the range size equals 100, FG+ outperforms Sherman by 2%\" "
            "(Sherman/FG+ range throughput)",
-      paper=0.98, unit="x", kind=PARITY, needs=(FIG12A,), compute=range_ratio(FIG12A, 100))
+      paper=0.98, unit="x", kind=PARITY, needs=(FIG12A,), compute=range_ratio(FIG12A, 100),
+      marks=(PaperMark("Sherman", "throughput", (("mix", "range-only"), ("range_size", 100)),
+                       relative_to="FG+"),))
 CLAIMS.add(id="fig12a.range-1000.sherman-vs-fgplus", figure="Figure 12(a)", section="§5.3",
       text="\"as range size grows (i.e., 1000), the throughput of Sherman and FG+ drops and "
            "is almost the same\"",
@@ -85,7 +87,8 @@ CLAIMS.add(id="fig13.uniform.sherman.mops", figure="Figure 13", section="§5.4",
       text="\"In case of 528 client threads, Sherman achieves 44 Mops\" (uniform)",
       paper=44, unit="Mops", kind=ABSOLUTE, needs=(FIG13,),
       compute=lambda r: (lambda s, f, c: Measured(s, f"{c} clients"))(*fig13_at_most_clients(r)),
-      note="ours at the largest client count run (528 in the experiment file)")
+      note="ours at the largest client count run (528 in the experiment file)",
+      marks=(PaperMark("Sherman", "throughput", (("skew", "uniform"), ("clients", 528))),))
 CLAIMS.add(id="fig13.uniform.sherman-vs-fgplus", figure="Figure 13", section="§5.4",
       text="\"... 1.14× the throughput of FG+\" (uniform, 528 client threads)",
       paper=1.14, unit="x", kind=FACTOR, needs=(FIG13,),
@@ -98,12 +101,16 @@ for _theta, _mops, _factor in ((0.9, 21, 1.44), (0.99, 9, 1.4)):
                f"1.4× higher\" (Zipfian {_theta:g}, Sherman peak)",
           paper=_mops, unit="Mops", kind=ABSOLUTE, needs=(FIG13,),
           compute=lambda r, s=_skew: (lambda sh, fg: Measured(sh[0], f"{sh[1]} clients"))(
-              *fig13_peaks(r, s)))
+              *fig13_peaks(r, s)),
+          # The paper does not say at how many clients the peak is: a level.
+          marks=(PaperMark("Sherman", "throughput", (("skew", _skew),)),))
     CLAIMS.add(id=f"fig13.zipf{_theta:g}.sherman-vs-fgplus.peak", figure="Figure 13", section="§5.4",
           text=f"(same sentence) Zipfian {_theta:g}: Sherman peak / FG+ peak",
           paper=_factor, unit="x", kind=FACTOR, needs=(FIG13,),
           compute=lambda r, s=_skew: (lambda sh, fg: ratio(
-              sh[0], fg[0], f"peaks at {sh[1]} / {fg[1]} clients"))(*fig13_peaks(r, s)))
+              sh[0], fg[0], f"peaks at {sh[1]} / {fg[1]} clients"))(*fig13_peaks(r, s)),
+          # FG+'s peak, from the two numbers of the sentence.
+          marks=(PaperMark("FG+", "throughput", (("skew", _skew),), value=_mops / _factor),))
 CLAIMS.add(id="fig13.zipf0.99.fgplus.collapse", figure="Figure 13", section="§5.4",
       text="\"in skewed workloads ... FG+ experiences performance collapse\" when more client "
            "threads are added (Zipfian 0.99)",

@@ -74,11 +74,13 @@ CLAIMS.add(id="fig14b.sherman.writes-2-round-trips", figure="Figure 14(b)", sect
 CLAIMS.add(id="fig14b.fgplus.round-trips-p99", figure="Figure 14(b)", section="§5.5.2",
       text="\"for FG+, the 99th percentile of round trips is 453\"",
       paper=453, unit="round trips", kind=ABSOLUTE, needs=(FIG14,),
-      compute=write_round_trips_p99("FG+"))
+      compute=write_round_trips_p99("FG+"),
+      marks=(PaperMark("FG+", "write_round_trips_p99"),))
 CLAIMS.add(id="fig14b.sherman.round-trips-p99", figure="Figure 14(b)", section="§5.5.2",
       text="\"its [Sherman's] 99th percentile of round trips is 11\"",
       paper=11, unit="round trips", kind=ABSOLUTE, needs=(FIG14,),
-      compute=write_round_trips_p99("Sherman"))
+      compute=write_round_trips_p99("Sherman"),
+      marks=(PaperMark("Sherman", "write_round_trips_p99"),))
 CLAIMS.add(id="fig14c.sherman.write-size", figure="Figure 14(c)", section="§5.5.3",
       text="\"for write operations without node splits, Sherman only needs to write back 17 "
            "bytes\"",
@@ -107,13 +109,19 @@ def key_ratio(name: str, size: int) -> Callable[[Results], Measured]:
 CLAIMS.add(id="fig15a.key16.sherman-vs-fgplus", figure="Figure 15(a)", section="§5.6.1",
       text="\"as the key size grows from 16B to 1KB, the performance advantage of Sherman over "
            "FG+ increases from 1.17× to 1.47×\" (16 B, uniform)",
-      paper=1.17, unit="x", kind=FACTOR, needs=(FIG15A,), compute=key_ratio(FIG15A, 16))
+      paper=1.17, unit="x", kind=FACTOR, needs=(FIG15A,), compute=key_ratio(FIG15A, 16),
+      marks=(PaperMark("Sherman", "throughput", (("distribution", "uniform"), ("key_bytes", 16)),
+                       relative_to="FG+"),))
 CLAIMS.add(id="fig15a.key1024.sherman-vs-fgplus", figure="Figure 15(a)", section="§5.6.1",
       text="(same sentence) 1 KB keys, uniform",
-      paper=1.47, unit="x", kind=FACTOR, needs=(FIG15A,), compute=key_ratio(FIG15A, 1024))
+      paper=1.47, unit="x", kind=FACTOR, needs=(FIG15A,), compute=key_ratio(FIG15A, 1024),
+      marks=(PaperMark("Sherman", "throughput",
+                       (("distribution", "uniform"), ("key_bytes", 1024)), relative_to="FG+"),))
 CLAIMS.add(id="fig15b.key1024.sherman-vs-fgplus", figure="Figure 15(b)", section="§5.6.1",
       text="\"When the key size is 1KB, Sherman still outperforms FG+ by 1.4×\" (skewed)",
-      paper=1.4, unit="x", kind=FACTOR, needs=(FIG15B,), compute=key_ratio(FIG15B, 1024))
+      paper=1.4, unit="x", kind=FACTOR, needs=(FIG15B,), compute=key_ratio(FIG15B, 1024),
+      marks=(PaperMark("Sherman", "throughput",
+                       (("distribution", "zipfian"), ("key_bytes", 1024)), relative_to="FG+"),))
 CLAIMS.add(id="fig15b.fgplus.key-size-insensitive", figure="Figure 15(b)", section="§5.6.1",
       text="\"Since FG+ suffers from low throughput in high-contention scenarios, the "
            "increasing key size does not affect its throughput\" (FG+ at 1 KB / at 16 B)",

@@ -43,7 +43,8 @@ for _key, _name, _value in (("mops", "throughput", 2.89), ("p50", "p50", 3.01),
           text="\"Putting locks into on-chip memory improves the throughput by 2.89× and "
                "reduces the 50p/99p latency by 3.01×/2.88×\"" + f" ({_name})",
           paper=_value, unit="x", kind=FACTOR, needs=(FIG16,),
-          compute=hocl_gain("+On-Chip", "RDMA lock", _key))
+          compute=hocl_gain("+On-Chip", "RDMA lock", _key),
+          marks=(PaperMark("+On-Chip", _name, (("theta", 0.99),), relative_to="RDMA lock"),))
 for _key, _name, _value in (("mops", "throughput", 3.85), ("p50", "p50", 5.39),
                             ("p99", "p99", 3.65)):
     CLAIMS.add(id=f"fig16.hierarchical.{_name}", figure="Figure 16", section="§5.7",
@@ -51,10 +52,13 @@ for _key, _name, _value in (("mops", "throughput", 3.85), ("p50", "p50", 5.39),
                "improvement in throughput, 50p latency, and 99p latency\"" + f" ({_name})",
           paper=_value, unit="x", kind=FACTOR, needs=(FIG16,),
           compute=hocl_gain("+Hierarchical", "+On-Chip", _key),
-          note="local lock tables with wait queues, no handover")
+          note="local lock tables with wait queues, no handover",
+          marks=(PaperMark("+Hierarchical", _name, (("theta", 0.99),), relative_to="+On-Chip"),))
 for _key, _name, _value in (("mops", "throughput", 2.34), ("p99", "p99", 3.19)):
     CLAIMS.add(id=f"fig16.handover.{_name}", figure="Figure 16", section="§5.7",
           text="\"Handover mechanism further improve the throughput by 2.34× and reduces the "
                "99p latency by 3.19×\"" + f" ({_name})",
           paper=_value, unit="x", kind=FACTOR, needs=(FIG16,),
-          compute=hocl_gain("+Handover", "+Hierarchical", _key))
+          compute=hocl_gain("+Handover", "+Hierarchical", _key),
+          marks=(PaperMark("+Handover", _name, (("theta", 0.99),),
+                           relative_to="+Hierarchical"),))

@@ -33,12 +33,15 @@ def table1_point(results: Results, mix: str, distribution: str) -> dr.Point:
 
 for (_mix, _dist), _values in TABLE1_VALUES.items():
     _where = "Zipfian 0.99" if _dist == "skew" else "uniform"
-    for _metric, _value, _unit, _get in zip(("mops", "p50", "p90", "p99"), _values,
-                                            ("Mops", "µs", "µs", "µs"),
-                                            (throughput, p50, p90, p99)):
+    _skew = "skew 0.99" if _dist == "skew" else "uniform"
+    for _metric, _value, _unit, _get, _mark in zip(("mops", "p50", "p90", "p99"), _values,
+                                                   ("Mops", "µs", "µs", "µs"),
+                                                   (throughput, p50, p90, p99),
+                                                   ("throughput", "p50", "p90", "p99")):
         _what = "throughput" if _metric == "mops" else f"{_metric} latency"
         CLAIMS.add(id=f"table1.{_mix}.{_dist}.{_metric}", figure="Table 1", section="§3.1.1",
               text=f"FG, {_mix}, {_where}: {_what}",
               paper=_value, unit=_unit, kind=ABSOLUTE, needs=(TABLE1,),
               compute=lambda r, m=_mix, d=_dist, g=_get: Measured(g(table1_point(r, m, d))),
-              note="absolute value; scaled setup (10 M keys)")
+              note="absolute value; scaled setup (10 M keys)",
+              marks=(PaperMark("FG", _mark, (("mix", _mix), ("skew", _skew))),))

@@ -431,11 +431,6 @@ def table1(root: Path) -> list[Path]:
     return [write_sweep(root / "table1", {
         "name": "table1-fg", "figure": "Table 1 (§3.1.1)", "ae": "table1",
         "plot": {"script": "table1"}, "base": base,
-        "paper_scale": {"paper_results": {
-            "read-intensive uniform": {"mops": 31.8, "p50_us": 4.9, "p90_us": 6.4,
-                                       "p99_us": 14.9},
-            "write-intensive skew": {"mops": 0.34, "p50_us": 10, "p90_us": 68.7,
-                                     "p99_us": 19890}}},
         "sweep": {"workload.mix": ["read-intensive", "write-intensive"],
                   "workload.distribution": ["uniform", "zipfian"]}})]
 
