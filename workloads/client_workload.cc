@@ -13,8 +13,6 @@ namespace {
 // an operation's cost stays bounded.
 constexpr int kMaxUpdateDraws = 64;
 
-constexpr uint64_t kNoRangeEnd = std::numeric_limits<uint64_t>::max();
-
 }  // namespace
 
 ClientWorkload::ClientWorkload(const WorkloadSpec& spec, KeySpace& keys, uint64_t seed,
@@ -28,8 +26,7 @@ ClientWorkload::ClientWorkload(const WorkloadSpec& spec, KeySpace& keys, uint64_
       scans_(spec.mix == "ycsb-e"),
       role_(Role::kMix),
       client_index_(client_index),
-      rng_(DeriveSeed(seed, client_index)),
-      value_prefix_(uint64_t{client_index} + 1) {
+      rng_(DeriveSeed(seed, client_index)) {
   if (clients == 0 || client_index >= clients || client_index >= kMaxClients) {
     throw std::invalid_argument("ClientWorkload: client index " + std::to_string(client_index) +
                                 " is outside [0, " + std::to_string(clients) + ") or above " +
@@ -46,7 +43,6 @@ ClientWorkload::ClientWorkload(const WorkloadSpec& spec, KeySpace& keys, uint64_
         "ClientWorkload: the KeySpace has no Zipfian generator with the spec's theta and rank "
         "population");
   }
-  value_prefix_ <<= kValueShift;
   if (spec.split_clients) {
     // With one client there is no other half, so it takes both roles in turn.
     role_ = clients == 1            ? Role::kAlternate
@@ -111,11 +107,7 @@ uint64_t ClientWorkload::DrawLatestKey() {
 }
 
 Operation ClientWorkload::Next() {
-  if (operations_ >= kMaxOperations) {
-    throw std::overflow_error("ClientWorkload: client " + std::to_string(client_index_) +
-                              " has used up its unique values");
-  }
-  Operation op{NextType(), 0, value_prefix_ | operations_, 0, 0};
+  Operation op{NextType(), 0, ValueOf(client_index_, operations_), 0, 0};
   switch (op.type) {
     case OpType::kInsert:
       op.key = latest_ ? keys_.NextInsertKey() : DrawKey();

@@ -13,30 +13,15 @@
 
 #include "harness/util/random.h"
 #include "workloads/key_space.h"
+#include "workloads/operation_stream.h"
 #include "workloads/workload_spec.h"
 #include "workloads/zipfian_generator.h"
 
 namespace dmbench::workloads {
 
-struct Operation {
-  OpType type;
-  uint64_t key;
-  // Unique per operation and never 0, so every value read back traces to one write; set for
-  // every type, used by kInsert and kUpdate.
-  uint64_t value;
-  // kRange: keys [key, range_end), at most `limit` results (0 = no limit).
-  uint64_t range_end;
-  size_t limit;
-};
-
-class ClientWorkload {
+class ClientWorkload : public OperationStream {
  public:
-  // Values are (client_index + 1) << kValueShift | operation number; client_index must stay below
-  // kMaxClients and a client may issue up to kMaxOperations operations.
-  static constexpr int kValueShift = 40;
-  static constexpr uint32_t kMaxClients = uint32_t{1} << 23;
-  static constexpr uint64_t kMaxOperations = uint64_t{1} << kValueShift;
-
+  // Values: see OperationStream::ValueOf.
   // `keys` must be built from the same spec (same key count and distribution) and outlive this.
   // Throws ConfigError for an invalid spec and std::invalid_argument for a mismatched KeySpace or
   // client_index >= clients.
@@ -44,7 +29,7 @@ class ClientWorkload {
                  uint32_t clients);
 
   // Throws std::overflow_error after kMaxOperations operations.
-  Operation Next();
+  Operation Next() override;
 
   uint32_t client_index() const { return client_index_; }
 
@@ -74,7 +59,6 @@ class ClientWorkload {
   size_t type_count_ = 0;
   uint32_t client_index_;
   Random rng_;
-  uint64_t value_prefix_;
   uint64_t operations_ = 0;
 };
 

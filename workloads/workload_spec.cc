@@ -101,6 +101,39 @@ void ValidatePopulation(const WorkloadSpec& spec, const PathOf& path) {
   }
 }
 
+// A trace decides the operations and the keys; a generation field set beside it would be
+// silently ignored, so it is refused by name.
+void ValidateTrace(const WorkloadSpec& spec, const PathOf& path) {
+  if (spec.trace.empty()) {
+    if (!spec.trace_load.empty()) {
+      Fail(path, "trace_load", "needs " + path("trace") + " (the run trace to replay after it)");
+    }
+    if (spec.trace_split != TraceSplit::kRoundRobin) {
+      Fail(path, "trace_split", "applies to " + path("trace") + " only, which is not set");
+    }
+    return;
+  }
+  WorkloadSpec generated;
+  generated.trace = spec.trace;
+  generated.trace_load = spec.trace_load;
+  generated.trace_split = spec.trace_split;
+  const nlohmann::json defaults = generated.ToJson();
+  const nlohmann::json given = spec.ToJson();
+  // The mix first: it also sets the fractions, which would otherwise be named instead.
+  std::vector<std::string> keys = {"mix"};
+  for (const auto& [key, value] : given.items()) keys.push_back(key);
+  for (const std::string& key : keys) {
+    const nlohmann::json& value = given[key];
+    if (value != defaults[key]) {
+      Fail(path, key,
+           "is not used with " + path("trace") +
+               " (the trace decides the operations and keys): "
+               "leave it out, got " +
+               value.dump() + " where its default is " + defaults[key].dump());
+    }
+  }
+}
+
 void ValidateSpec(const WorkloadSpec& spec, const PathOf& path) {
   const bool custom = spec.mix == kCustom;
   const MixDefinition* mix = FindMix(spec.mix);
@@ -170,6 +203,7 @@ void ValidateSpec(const WorkloadSpec& spec, const PathOf& path) {
          "must be an integer in [1, " + std::to_string(WorkloadSpec::kMaxScan) + "], got " +
              std::to_string(spec.scan_max));
   }
+  ValidateTrace(spec, path);
 }
 
 }  // namespace
@@ -281,7 +315,14 @@ const ConfigFields<WorkloadSpec>& WorkloadSpec::Fields() {
         .Unsigned("range_size", &W::range_size, 1, kMaxRangeSize,
                   "range queries cover keys [k, k + range_size)")
         .Unsigned("scan_max", &W::scan_max, 1, kMaxScan,
-                  "ycsb-e scans return up to U[1, scan_max] records");
+                  "ycsb-e scans return up to U[1, scan_max] records")
+        .OptionalPath("trace", &W::trace,
+                      "a YCSB trace (basic database output) to replay instead of the mix")
+        .OptionalPath("trace_load", &W::trace_load,
+                      "a YCSB load trace whose INSERT keys are bulkloaded (with trace)")
+        .Choice("trace_split", &W::trace_split,
+                {{"round-robin", TraceSplit::kRoundRobin}, {"blocks", TraceSplit::kBlocks}},
+                "how trace operations are dealt to clients: i to client i mod C, or blocks");
     return list;
   }();
   return fields;

@@ -30,6 +30,10 @@ enum class KeyDistribution { kZipfian, kUniform, kLatest };
 // "zipfian", "uniform", "latest".
 const char* KeyDistributionName(KeyDistribution distribution);
 
+// How a YCSB trace's operations are dealt to the clients (trace_workload.h): operation i to
+// client i mod C, or each client a contiguous block of about n / C operations in trace order.
+enum class TraceSplit { kRoundRobin, kBlocks };
+
 struct WorkloadSpec {
   // Keys handed to an index are in [1, 2^64 - 2]; the bound leaves room for ycsb-d's new keys.
   static constexpr uint64_t kMinKeys = 16;
@@ -62,6 +66,13 @@ struct WorkloadSpec {
   // range-write (paper §5.3): half the clients (even client index) only insert, the other half
   // only range-query. Set by the mix, never chosen on its own.
   bool split_clients = false;
+  // A YCSB trace to replay instead of a generated mix (ycsb_trace.h): its operations, dealt to
+  // the clients by trace_split; trace_load's INSERT keys are bulkloaded. Every field above must
+  // keep its default with a trace, since the trace decides the operations and keys. Paths are
+  // read by every compute-server process, relative to its working directory.
+  std::string trace;
+  std::string trace_load;
+  TraceSplit trace_split = TraceSplit::kRoundRobin;
 
   // "write-only", ..., "ycsb-e", "custom".
   static const std::vector<std::string>& MixNames();

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <memory>
 #include <optional>
 #include <set>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "indexes/index_factory.h"
 #include "workloads/client_workload.h"
 #include "workloads/key_space.h"
+#include "workloads/trace_workload.h"
 #include "workloads/workload_scale.h"
 
 namespace dmbench::driver {
@@ -94,8 +96,16 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress,
   const rdma::ClusterShape& shape = fabric->cluster().shape();
   const std::unique_ptr<indexes::Index> index = make_index(config, shape);
 
-  workloads::KeySpace key_space(config.workload, config.seed);
-  const std::vector<indexes::KeyValue> entries = key_space.BulkloadEntries(config.seed);
+  // Either a trace to replay or a generated key space, never both.
+  std::optional<workloads::TraceWorkload> trace;
+  std::optional<workloads::KeySpace> key_space;
+  if (!config.workload.trace.empty()) {
+    trace.emplace(config.workload, shape.clients, config.seed);
+  } else {
+    key_space.emplace(config.workload, config.seed);
+  }
+  const std::vector<indexes::KeyValue> entries =
+      trace ? trace->BulkloadEntries() : key_space->BulkloadEntries(config.seed);
   fabric->Synchronize(0, "connected");
   if (progress) *progress << "[" << config.name << "] bulkload " << entries.size() << " keys\n";
   fabric->Run(
@@ -125,12 +135,15 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress,
   fabric->Run(
       [&](rdma::Client& client) {
         const uint32_t id = client.location().index;
-        workloads::ClientWorkload workload(config.workload, key_space, config.seed, id, clients);
+        const std::unique_ptr<workloads::OperationStream> workload =
+            trace ? trace->ForClient(id)
+                  : std::make_unique<workloads::ClientWorkload>(config.workload, *key_space,
+                                                                config.seed, id, clients);
         std::vector<indexes::KeyValue> range;
         for (;;) {
           const uint64_t op_start = client.NowNanoseconds();
           if (op_start >= end) break;
-          const workloads::Operation op = workload.Next();
+          const workloads::Operation op = workload->Next();
           client.ChargeCpu(rdma::CpuWork::kKeyGeneration, 1);
           rdma::OpStats verbs;
           indexes::IndexOpStats index_stats;
@@ -217,13 +230,14 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress,
       {"backend", fabric->BackendJson()},
       {"seed", config.seed},
       {"bulkload", {{"keys", entries.size()}, {"fill_factor", config.fill_factor}}},
-      {"workload_scale", workloads::DescribeScale(key_space).ToJson()},
+      {"workload_scale", (trace ? trace->Scale() : workloads::DescribeScale(*key_space)).ToJson()},
       {"measured_seconds", measured_seconds},
       {"throughput_mops", operations["overall"]["throughput_mops"]},
       {"latency_us", operations["overall"]["latency_us"]},
       {"operations", operations},
       {"verify", verify},
       {"wall_clock", {{"started_at", started_at}, {"wall_seconds", wall_seconds}}}};
+  if (trace) outcome.result["trace"] = trace->ToJson();
   fabric->AddResultSections(outcome.result, executed.load());
   return outcome;
 }

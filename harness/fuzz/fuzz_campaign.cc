@@ -11,6 +11,7 @@
 #include "harness/fuzz/config_targets.h"
 #include "harness/fuzz/merge_target.h"
 #include "harness/fuzz/private_data_target.h"
+#include "harness/fuzz/ycsb_trace_target.h"
 #include "harness/rdma/errors.h"
 #include "harness/util/random.h"
 
@@ -50,7 +51,9 @@ std::string ReplayCommand(const CampaignOptions& options, const std::string& kin
 
 const std::vector<std::string>& InputKinds() {
   static const std::vector<std::string> kinds = {
-      "run-config", "set-override", "experiment", "nic-profile", "merge", "private-data", "cli"};
+      "run-config", "set-override", "experiment", "nic-profile", "merge", "private-data", "cli",
+      // New kinds go last: a kind's position seeds its cases.
+      "ycsb-trace"};
   return kinds;
 }
 
@@ -80,6 +83,7 @@ CampaignReport RunCampaign(const CampaignOptions& options, std::ostream& log) {
     if (kind == "nic-profile") target = MakeNicProfileTarget(config_inputs, scratch.path());
     if (kind == "merge") target = MakeMergeTarget(merge_inputs, scratch.path());
     if (kind == "private-data") target = MakePrivateDataTarget();
+    if (kind == "ycsb-trace") target = MakeYcsbTraceTarget(scratch.path());
     if (kind == "cli") {
       target = MakeCliTarget(config_inputs, merge_inputs,
                              {options.binary, scratch.path(), options.cli_timeout_seconds});

@@ -79,6 +79,16 @@ class ConfigFields {
         [=](const Struct& section) { return nlohmann::json(section.*member); });
   }
 
+  // A file path, "" meaning none.
+  ConfigFields& OptionalPath(std::string key, std::string Struct::*member, std::string meaning) {
+    return Add(
+        key, "a file path, \"\" for none", std::move(meaning),
+        [=](JsonObjectReader& reader, Struct& section) {
+          section.*member = reader.StringOrEmpty(key, section.*member);
+        },
+        [=](const Struct& section) { return nlohmann::json(section.*member); });
+  }
+
   // A member of any type (an enum, usually) written as one of `names`.
   template <typename Value>
   ConfigFields& Choice(std::string key, Value Struct::*member,

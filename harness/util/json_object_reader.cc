@@ -146,6 +146,14 @@ std::string JsonObjectReader::String(const std::string& key, const std::string& 
   return RequiredString(key);
 }
 
+std::string JsonObjectReader::StringOrEmpty(const std::string& key, const std::string& fallback) {
+  known_.insert(key);
+  if (!Has(key)) return fallback;
+  const nlohmann::json& value = Get(key);
+  if (!value.is_string()) Fail(key, "must be a string (\"\" for none), got " + Describe(value));
+  return value.get<std::string>();
+}
+
 std::string JsonObjectReader::RequiredString(const std::string& key) {
   if (!Has(key)) Fail(key, "is required: a string");
   const nlohmann::json& value = Get(key);

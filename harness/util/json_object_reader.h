@@ -25,6 +25,8 @@ class JsonObjectReader {
   double Number(const std::string& key, double fallback, double min, double max);
   bool Bool(const std::string& key, bool fallback);
   std::string String(const std::string& key, const std::string& fallback);
+  // As String, but "" is allowed (a field whose empty value means "none").
+  std::string StringOrEmpty(const std::string& key, const std::string& fallback);
   std::string Choice(const std::string& key, const std::string& fallback,
                      const std::vector<std::string>& allowed);
   // Required variants: absent is an error.

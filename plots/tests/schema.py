@@ -17,11 +17,13 @@ HISTOGRAM_FIELDS = {"count", "mean", "min", "max", "p50", "p90", "p99", "p999", 
 
 
 def read_tables(schema_file: Path = SCHEMA_FILE) -> tuple[list, list]:
-    """(result rows, op-stats rows), each (path, type, optional)."""
-    result, op_stats, current = [], [], None
+    """(result rows, op-stats rows), each (path, type, optional): the first
+    two field tables (later ones describe sections of other kinds of run)."""
+    result, op_stats, current, tables = [], [], None, 0
     for line in schema_file.read_text(encoding="utf-8").splitlines():
         if line.startswith("| path |"):
-            current = result if current is None else op_stats
+            tables += 1
+            current = {1: result, 2: op_stats}.get(tables)
         match = ROW.match(line)
         if match and current is not None:
             path, kind, meaning = match.groups()
