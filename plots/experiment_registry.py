@@ -20,11 +20,11 @@ EXPERIMENTS_DIR = Path(__file__).resolve().parents[1] / "configs" / "experiments
 
 
 def ae_order(ae_name: str) -> tuple:
-    """The calibration (any name that is no table or figure) first, then the
-    tables, then the figures, each by number: the paper's order."""
+    """The calibration first, then the paper's tables and figures, each by
+    number (the paper's order), then experiments of ours beyond the paper."""
     match = re.match(r"(table|fig)(\d+)", ae_name)
     if not match:
-        return (0, 0, ae_name)
+        return (0 if ae_name == "calibration" else 3, 0, ae_name)
     return (1 if match.group(1) == "table" else 2, int(match.group(2)), ae_name)
 
 

@@ -9,6 +9,7 @@
 #include <set>
 #include <vector>
 
+#include "harness/driver/arrival_schedule.h"
 #include "harness/driver/build_info.h"
 #include "harness/driver/fabric.h"
 #include "harness/driver/memory_budget.h"
@@ -140,7 +141,14 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress,
                   : std::make_unique<workloads::ClientWorkload>(config.workload, *key_space,
                                                                 config.seed, id, clients);
         std::vector<indexes::KeyValue> range;
+        ArrivalSchedule arrivals(config.target_mops, clients, config.seed, id, base_ns);
         for (;;) {
+          uint64_t intended = 0;
+          if (arrivals.open()) {
+            intended = arrivals.Next();
+            if (intended >= end) break;
+            client.SleepUntil(intended);
+          }
           const uint64_t op_start = client.NowNanoseconds();
           if (op_start >= end) break;
           const workloads::Operation op = workload->Next();
@@ -153,7 +161,8 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress,
           }
           const uint64_t finish = client.NowNanoseconds();
           if (finish > warm_end && finish <= end)
-            statistics[id].Record(op.type, finish - op_start, verbs, index_stats);
+            statistics[id].Record(op.type, finish - op_start,
+                                  arrivals.open() ? finish - intended : 0, verbs, index_stats);
           if (checker && op.type != OpType::kLookup && op.type != OpType::kRange) {
             written_keys[id].push_back(op.key);
           }

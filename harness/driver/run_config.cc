@@ -63,7 +63,10 @@ const ConfigFields<RunConfig>& RunConfig::RunFields() {
                 "measured window, ms (simulated on the sim)")
         .Unsigned("seed", &RunConfig::seed, 0, UINT64_MAX,
                   "random seed: the same config and seed give the same result")
-        .Bool("verify", &RunConfig::verify, "run the consistency checker over every operation");
+        .Bool("verify", &RunConfig::verify, "run the consistency checker over every operation")
+        .Number("target_mops", &RunConfig::target_mops, 0, 1e6,
+                "offered load of the cluster, Mops, as Poisson arrivals per client (open loop: "
+                "latency also from each operation's intended start); 0: closed loop");
     return list;
   }();
   return fields;

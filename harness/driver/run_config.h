@@ -50,6 +50,11 @@ struct RunConfig {
   double measure_ms = 10;  // simulated on the sim
   uint64_t seed = 1;
   bool verify = false;  // run the consistency checker over every operation
+  // Offered load over the whole cluster, millions of operations per second; 0 runs closed-loop
+  // (each client issues its next operation when the last returns). Open loop: each client's
+  // operations arrive as a Poisson process of rate target_mops / clients, and latency is also
+  // measured from each operation's intended start (see benchmark_runner.cc).
+  double target_mops = 0;
 
   static RunConfig FromJson(const nlohmann::json& document);
   nlohmann::json ToJson() const;

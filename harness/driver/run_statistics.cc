@@ -175,6 +175,15 @@ OperationStatistics OperationFromJson(JsonObjectReader reader) {
   statistics.read_retries = HistogramFromJson(reader.Object("read_retries"), 1);
   statistics.lock_retries = HistogramFromJson(reader.Object("lock_retries"), 1);
   statistics.handovers = HistogramFromJson(reader.Object("handovers"), 1);
+  // Written by open-loop runs only.
+  if (reader.Has("intended_latency_us")) {
+    statistics.intended_latency_ns = HistogramFromJson(reader.Object("intended_latency_us"), 1e-3);
+    if (statistics.intended_latency_ns.count() != statistics.count) {
+      throw ConfigError(reader.FieldPath("intended_latency_us") +
+                        ".count: " + std::to_string(statistics.intended_latency_ns.count()) +
+                        " operations, but count is " + std::to_string(statistics.count));
+    }
+  }
   // Written only by write operations, and only when some ran.
   if (reader.Has("write_bytes")) {
     statistics.write_bytes = HistogramFromJson(reader.Object("write_bytes"), 1);
@@ -225,10 +234,12 @@ nlohmann::json HistogramJson(const LogLinearHistogram& histogram, double scale) 
           {"buckets", buckets}};
 }
 
-void OperationStatistics::Record(uint64_t latency, const rdma::OpStats& op_verbs,
+void OperationStatistics::Record(uint64_t latency, uint64_t intended_latency,
+                                 const rdma::OpStats& op_verbs,
                                  const indexes::IndexOpStats& op_index, bool is_write) {
   ++count;
   latency_ns.Record(latency);
+  if (intended_latency > 0) intended_latency_ns.Record(intended_latency);
   round_trips.Record(op_verbs.round_trips);
   if (is_write) write_bytes.Record(op_index.write_back_bytes);
   read_retries.Record(op_index.read_retries + op_index.slow_read_retries);
@@ -241,6 +252,7 @@ void OperationStatistics::Record(uint64_t latency, const rdma::OpStats& op_verbs
 void OperationStatistics::Merge(const OperationStatistics& other) {
   count += other.count;
   latency_ns.Merge(other.latency_ns);
+  intended_latency_ns.Merge(other.intended_latency_ns);
   round_trips.Merge(other.round_trips);
   write_bytes.Merge(other.write_bytes);
   read_retries.Merge(other.read_retries);
@@ -263,12 +275,16 @@ nlohmann::json OperationStatistics::ToJson(double measured_seconds) const {
       {"verbs_per_op", PerOperation(verbs, count)},
       {"index", IndexJson(index)}};
   if (write_bytes.count() > 0) json["write_bytes"] = HistogramJson(write_bytes);
+  if (intended_latency_ns.count() > 0) {
+    json["intended_latency_us"] = HistogramJson(intended_latency_ns, 1e-3);
+  }
   return json;
 }
 
-void RunStatistics::Record(workloads::OpType type, uint64_t latency, const rdma::OpStats& verbs,
-                           const indexes::IndexOpStats& index) {
-  by_type_[static_cast<size_t>(type)].Record(latency, verbs, index, IsWrite(type));
+void RunStatistics::Record(workloads::OpType type, uint64_t latency, uint64_t intended_latency,
+                           const rdma::OpStats& verbs, const indexes::IndexOpStats& index) {
+  by_type_[static_cast<size_t>(type)].Record(latency, intended_latency, verbs, index,
+                                             IsWrite(type));
 }
 
 OperationStatistics RunStatistics::overall() const {

@@ -19,6 +19,10 @@ namespace dmbench::driver {
 struct OperationStatistics {
   uint64_t count = 0;
   LogLinearHistogram latency_ns;
+  // Open loop only: latency from each operation's intended start (its
+  // arrival), which includes the time it waited behind the client's earlier
+  // operations; empty in a closed-loop run.
+  LogLinearHistogram intended_latency_ns;
   LogLinearHistogram round_trips;
   LogLinearHistogram write_bytes;  // node data written back (write operations)
   LogLinearHistogram read_retries;
@@ -27,7 +31,8 @@ struct OperationStatistics {
   rdma::OpStats verbs;          // totals over the operations
   indexes::IndexOpStats index;  // totals over the operations
 
-  void Record(uint64_t latency, const rdma::OpStats& op_verbs,
+  // `intended_latency`: 0 in a closed-loop run (nothing recorded).
+  void Record(uint64_t latency, uint64_t intended_latency, const rdma::OpStats& op_verbs,
               const indexes::IndexOpStats& op_index, bool is_write);
   void Merge(const OperationStatistics& other);
   nlohmann::json ToJson(double measured_seconds) const;
@@ -37,8 +42,8 @@ constexpr size_t kOpTypes = 5;  // workloads::OpType values
 
 class RunStatistics {
  public:
-  void Record(workloads::OpType type, uint64_t latency, const rdma::OpStats& verbs,
-              const indexes::IndexOpStats& index);
+  void Record(workloads::OpType type, uint64_t latency, uint64_t intended_latency,
+              const rdma::OpStats& verbs, const indexes::IndexOpStats& index);
   void Merge(const RunStatistics& other);
 
   // All operation types merged.

@@ -81,8 +81,8 @@ MergeInputs::MergeInputs() {
     verbs.bytes_read = 2048;
     indexes::IndexOpStats index;
     index.cache_hits = 1;
-    statistics.Record(workloads::OpType::kLookup, 2500 + cs, verbs, index);
-    statistics.Record(workloads::OpType::kInsert, 4100, verbs, index);
+    statistics.Record(workloads::OpType::kLookup, 2500 + cs, 0, verbs, index);
+    statistics.Record(workloads::OpType::kInsert, 4100, 0, verbs, index);
     nlohmann::json resolved = config.ToJson();
     resolved["backend"]["compute_server"] = cs;
     const nlohmann::json operations = statistics.ToJson(0.001);

@@ -70,6 +70,14 @@ class Client {
   virtual void ChargeCpu(CpuWork work, uint64_t count) = 0;
   // Lets the other coroutines of this thread run.
   virtual void Yield() = 0;
+  // Returns once this client's clock reads at least `nanoseconds`, letting
+  // the other coroutines of its thread run meanwhile: an open-loop client
+  // waiting for its next arrival. The simulated fabric suspends the client
+  // without spending CPU; real backends yield in a loop, as a polling client
+  // thread would.
+  virtual void SleepUntil(uint64_t nanoseconds) {
+    while (NowNanoseconds() < nanoseconds) Yield();
+  }
   // Blocks until another client calls Unpark(*this). A wake-up that comes
   // first is kept (one permit), so wait/notify races lose nothing.
   virtual void Park() = 0;

@@ -37,8 +37,9 @@ DEFAULT_CONFIG = {
     "workload": {"mix": "write-intensive", "insert": 0.5, "update": 0.0, "lookup": 0.5,
                  "delete": 0.0, "range": 0.0, "distribution": "zipfian", "theta": 0.99,
                  "keys": 1000000, "zipf_population": 0, "bulkload_fraction": 0.8, "range_size": 100,
-                 "scan_max": 100, "split_clients": False},
-    "run": {"warmup_ms": 1.0, "measure_ms": 10.0, "seed": 1, "verify": False},
+                 "scan_max": 100, "split_clients": False, "trace": "", "trace_load": "",
+                 "trace_split": "round-robin"},
+    "run": {"warmup_ms": 1.0, "measure_ms": 10.0, "seed": 1, "verify": False, "target_mops": 0},
 }
 FGPLUS_INDEX = {"preset": "fgplus", "consistency": "crc", "combine": False, "onchip": False,
                 "hierarchical": False, "handover": 0}
@@ -115,6 +116,16 @@ def histogram(samples: Counter, scale: float = 1.0) -> dict:
         "buckets": [[low * scale, high * scale, count]
                     for (low, high), count in sorted(buckets.items())],
     }
+
+
+def scaled_histogram(histogram: dict, factor: float) -> dict:
+    """A histogram's values times `factor` (counts kept)."""
+    scaled = copy.deepcopy(histogram)
+    for key in ("mean", "min", "max", "p50", "p90", "p99", "p999"):
+        scaled[key] = histogram[key] * factor
+    scaled["buckets"] = [[low * factor, high * factor, count]
+                         for low, high, count in histogram["buckets"]]
+    return scaled
 
 
 def weighted(rng: random.Random, choices: list[tuple[int, float]], n: int) -> Counter:
@@ -291,6 +302,12 @@ def model_run(config: dict) -> dict:
         overall = model if overall is None else overall.merged(model)
     operations = {"overall": overall.to_json(measured, cache_hit),
                   "by_op": {op: m.to_json(measured, cache_hit) for op, m in ops.items()}}
+    offered = config["run"].get("target_mops", 0)
+    if offered:
+        # Open loop: past the capacity, operations queue behind their client's earlier ones.
+        backlog = 1 + 50 * max(0.0, offered / max(mops, 1e-9) - 0.8) ** 2
+        for stats in [operations["overall"], *operations["by_op"].values()]:
+            stats["intended_latency_us"] = scaled_histogram(stats["latency_us"], backlog)
     count = operations["overall"]["count"]
     return {
         "schema_version": 1,
@@ -539,6 +556,13 @@ def fig16(root: Path) -> list[Path]:
                          "warmup_us": 5000.0, "measure_us": 50000.0, "points": points})]
 
 
+def open_loop(root: Path) -> list[Path]:
+    return [write_sweep(root / "open-loop", {
+        "name": "open-loop-latency", "figure": "Open loop (not in the paper)", "ae": "openloop",
+        "plot": {"script": "open_loop"}, "base": index_base(), "variants": FG_AND_SHERMAN,
+        "sweep": {"run.target_mops": [0.5, 2, 8, 20]}})]
+
+
 # The public ConnectX-5 figures of the calibration set (claims.CALIBRATION_TARGETS).
 CALIBRATION_VALUES = {"unloaded_read_p50_us": 2.1, "small_mops": 108.0, "cas_host_mops": 2.1,
                       "cas_on_chip_mops": 7.9}
@@ -584,6 +608,7 @@ FIGURES = {
     "fig14.py": (fig14, []),
     "fig15.py": (fig15, []),
     "fig16.py": (fig16, []),
+    "open_loop.py": (open_loop, []),
 }
 
 

@@ -76,7 +76,7 @@ RunStatistics Recorded(uint64_t seed, int operations) {
     index.sibling_chases = static_cast<uint32_t>(random.NextU64() % 2);
     index.torn_entries_returned = static_cast<uint32_t>(random.NextU64() % 2);
     index.write_back_bytes = 64 + random.NextU64() % 4096;
-    statistics.Record(type, latency, verbs, index);
+    statistics.Record(type, latency, 0, verbs, index);
   }
   return statistics;
 }

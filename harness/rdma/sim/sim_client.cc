@@ -103,6 +103,14 @@ void SimClient::Yield() {
   ChargeResumption(0);
 }
 
+void SimClient::SleepUntil(uint64_t nanoseconds) {
+  const SimTime wake = static_cast<SimTime>(nanoseconds) * kPicosecondsPerNanosecond;
+  if (wake <= ThreadTime()) return;
+  cluster_.Wake(*this, wake);
+  coroutine_.Suspend();
+  ChargeResumption(0);
+}
+
 void SimClient::Park() {
   if (permit_) {
     permit_ = false;

@@ -33,6 +33,7 @@ class SimClient final : public Client {
   void ChargeCpu(uint64_t nanoseconds) override;
   void ChargeCpu(CpuWork work, uint64_t count) override;
   void Yield() override;
+  void SleepUntil(uint64_t nanoseconds) override;
   void Park() override;
   uint64_t NowNanoseconds() const override;
   std::optional<uint64_t> UnloadedReadNanoseconds(GlobalAddress source,
