@@ -71,22 +71,13 @@ class ConfigFields {
   }
 
   ConfigFields& String(std::string key, std::string Struct::*member, std::string meaning) {
-    return Add(
-        key, "text", std::move(meaning),
-        [=](JsonObjectReader& reader, Struct& section) {
-          section.*member = reader.String(key, section.*member);
-        },
-        [=](const Struct& section) { return nlohmann::json(section.*member); });
+    return Text(std::move(key), member, "text", std::move(meaning), &JsonObjectReader::String);
   }
 
   // A file path, "" meaning none.
   ConfigFields& OptionalPath(std::string key, std::string Struct::*member, std::string meaning) {
-    return Add(
-        key, "a file path, \"\" for none", std::move(meaning),
-        [=](JsonObjectReader& reader, Struct& section) {
-          section.*member = reader.StringOrEmpty(key, section.*member);
-        },
-        [=](const Struct& section) { return nlohmann::json(section.*member); });
+    return Text(std::move(key), member, "a file path, \"\" for none", std::move(meaning),
+                &JsonObjectReader::StringOrEmpty);
   }
 
   // A member of any type (an enum, usually) written as one of `names`.
@@ -159,6 +150,17 @@ class ConfigFields {
   const std::vector<Field>& fields() const { return fields_; }
 
  private:
+  using StringReader = std::string (JsonObjectReader::*)(const std::string&, const std::string&);
+  ConfigFields& Text(std::string key, std::string Struct::*member, std::string type,
+                     std::string meaning, StringReader read) {
+    return Add(
+        key, std::move(type), std::move(meaning),
+        [=](JsonObjectReader& reader, Struct& section) {
+          section.*member = (reader.*read)(key, section.*member);
+        },
+        [=](const Struct& section) { return nlohmann::json(section.*member); });
+  }
+
   ConfigFields& Add(std::string key, std::string allowed, std::string meaning,
                     std::function<void(JsonObjectReader&, Struct&)> read,
                     std::function<nlohmann::json(const Struct&)> write) {

@@ -217,18 +217,21 @@ def plots_case(rng, fixture: Fixtures, case_dir: Path) -> tuple[str, str]:
         plt.close("all")
 
 
-def report_case(rng, fixture: Fixtures, case_dir: Path) -> tuple[str, str]:
-    report = importlib.import_module("report")
+def in_process_main_case(rng, fixture: Fixtures, case_dir: Path, what: str,
+                         run_main) -> tuple[str, str]:
+    """The report's results root with one experiment damaged, given to
+    `run_main(root, case_dir)` (a script's main()): it must return 0 or 1,
+    and 1 with an error message."""
     root = case_dir / "root"
     for name, directory in fixture.report.items():
         shutil.copytree(directory, root / name)
     victim = root / rng.choice(sorted(fixture.report))
-    how = f"report with {victim.name} damaged:\n" + damage_directory(rng, victim)
+    how = f"{what} with {victim.name} damaged:\n" + damage_directory(rng, victim)
     output = io.StringIO()
     try:
         with redirect_stdout(output), redirect_stderr(output):
-            status = report.main(["--results-root", str(root), "--out", str(case_dir / "out")])
-    except Exception:  # noqa: BLE001
+            status = run_main(root, case_dir)
+    except Exception:  # noqa: BLE001  (what the fuzzer is after)
         return "finding", f"{how}\n{traceback.format_exc()}"
     finally:
         fd.pyplot().close("all")
@@ -237,6 +240,12 @@ def report_case(rng, fixture: Fixtures, case_dir: Path) -> tuple[str, str]:
     if status == 1 and "error:" not in output.getvalue():
         return "finding", f"{how}\nexit status 1 without an error message"
     return ("accepted" if status == 0 else "refused"), how
+
+
+def report_case(rng, fixture: Fixtures, case_dir: Path) -> tuple[str, str]:
+    report = importlib.import_module("report")
+    return in_process_main_case(rng, fixture, case_dir, "report", lambda root, out: report.main(
+        ["--results-root", str(root), "--out", str(out / "out")]))
 
 
 def cli_case(rng, fixture: Fixtures, case_dir: Path) -> tuple[str, str]:
@@ -261,23 +270,9 @@ def cli_case(rng, fixture: Fixtures, case_dir: Path) -> tuple[str, str]:
 
 def csv_case(rng, fixture: Fixtures, case_dir: Path) -> tuple[str, str]:
     results_csv = importlib.import_module("results_csv")
-    root = case_dir / "root"
-    for name, directory in fixture.report.items():
-        shutil.copytree(directory, root / name)
-    victim = root / rng.choice(sorted(fixture.report))
-    how = f"results_csv.py with {victim.name} damaged:\n" + damage_directory(rng, victim)
-    output = io.StringIO()
-    try:
-        with redirect_stdout(output), redirect_stderr(output):
-            status = results_csv.main([str(root), "--out", str(case_dir / "runs.csv"),
-                                       "--micro-out", str(case_dir / "micro.csv")])
-    except Exception:  # noqa: BLE001
-        return "finding", f"{how}\n{traceback.format_exc()}"
-    if status not in (0, 1):
-        return "finding", f"{how}\nexit status {status}"
-    if status == 1 and "error:" not in output.getvalue():
-        return "finding", f"{how}\nexit status 1 without an error message"
-    return ("accepted" if status == 0 else "refused"), how
+    return in_process_main_case(
+        rng, fixture, case_dir, "results_csv.py", lambda root, out: results_csv.main(
+            [str(root), "--out", str(out / "runs.csv"), "--micro-out", str(out / "micro.csv")]))
 
 
 # New kinds go last: a kind's number seeds its cases.
