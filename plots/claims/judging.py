@@ -78,8 +78,9 @@ class Measured:
 class PaperMark:
     """Where the paper's value of a claim is drawn in its figure, beside
     ours. `series`: the series label the value belongs to (FG+, Sherman,
-    +Combine, ...); `metric`: "throughput", "p50", "p90", "p99" (latency) or
-    "write_round_trips_p99" (Figure 14's CDF); `at`: the rest of
+    +Combine, ...); `metric`: "throughput", "p50", "p90", "p99" (latency),
+    "write_round_trips_p99" (Figure 14's CDF) or "throughput_floor" (a bound
+    the paper states: more than `value`); `at`: the rest of
     the point's coordinates as (name, value) pairs, names as the figure
     script keys its points ("mix", "skew", "clients"); a figure that plots
     against clients and finds none in `at` draws a level, since the paper

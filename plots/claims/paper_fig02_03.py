@@ -69,4 +69,7 @@ for _name, _direction in ((FIG03_INBOUND, "inbound"), (FIG03_OUTBOUND, "outbound
           text=f"\"When IO size is less than or equal to 128 bytes, the throughput is more "
                f"than 50Mops\" ({_direction})",
           paper=50, unit="Mops", kind=ABOVE, needs=(_name,), paper_text="> 50 Mops",
-          compute=fig03_small_writes(_name))
+          compute=fig03_small_writes(_name),
+          # A floor over the IO sizes it names, for each direction's curve.
+          marks=(PaperMark(_direction.capitalize(), "throughput_floor",
+                           (("max_io_bytes", 128),), value=50),))

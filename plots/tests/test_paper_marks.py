@@ -59,7 +59,8 @@ class PaperMarks(unittest.TestCase):
         for claim in claims.CLAIMS:
             for mark in claim.marks:
                 self.assertIn(mark.metric, ("throughput", "p50", "p90", "p99",
-                                            "write_round_trips_p99"), claim.id)
+                                            "write_round_trips_p99", "throughput_floor"),
+                              claim.id)
                 if mark.value is None:
                     # A plain number of the claim's, never a relation without one.
                     self.assertIsNotNone(claim.paper, claim.id)
