@@ -46,8 +46,9 @@ void ExpectSameJson(const nlohmann::json& actual, const nlohmann::json& expected
 }
 
 // Varied values for every recorded field: latencies from ns to ms, round
-// trips, write bytes, retries, verb and index counters.
-RunStatistics Recorded(uint64_t seed, int operations) {
+// trips, write bytes, retries, verb and index counters; `open_loop` adds
+// intended-start latencies, each above the actual one.
+RunStatistics Recorded(uint64_t seed, int operations, bool open_loop = false) {
   Random random(seed);
   RunStatistics statistics;
   const OpType types[] = {OpType::kInsert, OpType::kUpdate, OpType::kLookup, OpType::kDelete,
@@ -76,7 +77,8 @@ RunStatistics Recorded(uint64_t seed, int operations) {
     index.sibling_chases = static_cast<uint32_t>(random.NextU64() % 2);
     index.torn_entries_returned = static_cast<uint32_t>(random.NextU64() % 2);
     index.write_back_bytes = 64 + random.NextU64() % 4096;
-    statistics.Record(type, latency, 0, verbs, index);
+    const uint64_t intended = open_loop ? latency + 1 + random.NextU64() % 100000 : 0;
+    statistics.Record(type, latency, intended, verbs, index);
   }
   return statistics;
 }
@@ -119,6 +121,17 @@ void ExpectConfigError(const nlohmann::json& operations, const std::string& name
     EXPECT_NE(std::string(error.what()).find(named), std::string::npos)
         << error.what() << " does not name " << named;
   }
+}
+
+TEST(RunStatisticsFromJson, RoundTripsOpenLoopIntendedLatencies) {
+  const nlohmann::json json = Recorded(6, 3000, /*open_loop=*/true).ToJson(kMeasuredSeconds);
+  ASSERT_TRUE(json["overall"].contains("intended_latency_us"));
+  ASSERT_TRUE(json["by_op"]["lookup"].contains("intended_latency_us"));
+  ExpectSameJson(RunStatistics::FromJson(json).ToJson(kMeasuredSeconds), json);
+  nlohmann::json bad = json;
+  bad["by_op"]["lookup"]["intended_latency_us"]["count"] =
+      json["by_op"]["lookup"]["intended_latency_us"]["count"].get<uint64_t>() + 1;
+  ExpectConfigError(bad, "operations.by_op.lookup.intended_latency_us.count");
 }
 
 TEST(RunStatisticsFromJson, MalformedInputIsNamed) {
