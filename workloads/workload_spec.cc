@@ -63,13 +63,7 @@ std::string Text(double value) {
   return text.str();
 }
 
-std::string MixList() {
-  std::string list;
-  for (const std::string& name : WorkloadSpec::MixNames()) {
-    list += (list.empty() ? "" : ", ") + name;
-  }
-  return list;
-}
+std::string MixList() { return CommaJoined(WorkloadSpec::MixNames()); }
 
 // Maps a field name to the path users see; ReadJson takes it from its reader, so errors match
 // wherever the workload object sits in the config.

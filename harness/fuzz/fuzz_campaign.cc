@@ -13,6 +13,7 @@
 #include "harness/fuzz/private_data_target.h"
 #include "harness/fuzz/ycsb_trace_target.h"
 #include "harness/rdma/errors.h"
+#include "harness/util/json_object_reader.h"
 #include "harness/util/random.h"
 
 namespace dmbench::fuzz {
@@ -60,10 +61,8 @@ const std::vector<std::string>& InputKinds() {
 CampaignReport RunCampaign(const CampaignOptions& options, std::ostream& log) {
   for (const std::string& kind : options.kinds) {
     if (std::find(InputKinds().begin(), InputKinds().end(), kind) == InputKinds().end()) {
-      std::string allowed;
-      for (const std::string& known : InputKinds())
-        allowed += (allowed.empty() ? "" : ", ") + known;
-      throw ConfigError("--kinds: unknown input kind '" + kind + "' (allowed: " + allowed + ")");
+      throw ConfigError("--kinds: unknown input kind '" + kind +
+                        "' (allowed: " + CommaJoined(InputKinds()) + ")");
     }
   }
   const ScratchDirectory scratch;
