@@ -14,14 +14,14 @@ class TraceWorkload::Stream : public OperationStream {
  public:
   Stream(const TraceWorkload& workload, uint32_t client, uint64_t& passes)
       : operations_(workload.run_.operations),
-        share_(workload.shares_[client]),
+        share_(workload.ShareOf(client)),
         client_(client),
         passes_(passes) {}
 
   Operation Next() override {
-    if (next_ == share_.size()) next_ = 0;
+    if (next_ == share_.count) next_ = 0;
     if (next_ == 0) ++passes_;
-    const TraceOperation& traced = operations_[share_[next_++]];
+    const TraceOperation& traced = operations_[share_.first + share_.stride * next_++];
     Operation op{traced.type, traced.key, ValueOf(client_, issued_++), 0, 0};
     if (traced.type == OpType::kRange) {
       op.range_end = kNoRangeEnd;
@@ -32,7 +32,7 @@ class TraceWorkload::Stream : public OperationStream {
 
  private:
   const std::vector<TraceOperation>& operations_;
-  const std::vector<uint32_t>& share_;
+  const Share share_;
   uint32_t client_;
   uint64_t& passes_;
   size_t next_ = 0;
@@ -62,18 +62,16 @@ TraceWorkload::TraceWorkload(const WorkloadSpec& spec, uint32_t clients, uint64_
                       " clients; every client needs at least one (a longer trace, or fewer "
                       "clients in topology)");
   }
-  shares_.resize(clients);
-  for (uint32_t client = 0; client < clients; ++client) {
-    if (spec_.trace_split == TraceSplit::kRoundRobin) {
-      for (size_t i = client; i < count; i += clients)
-        shares_[client].push_back(static_cast<uint32_t>(i));
-    } else {
-      const size_t begin = count * client / clients;
-      const size_t end = count * (client + 1) / clients;
-      for (size_t i = begin; i < end; ++i) shares_[client].push_back(static_cast<uint32_t>(i));
-    }
-  }
   passes_.assign(clients, 0);
+}
+
+TraceWorkload::Share TraceWorkload::ShareOf(uint32_t client) const {
+  const size_t count = run_.operations.size();
+  if (spec_.trace_split == TraceSplit::kRoundRobin) {
+    return {client, clients_, (count - client + clients_ - 1) / clients_};
+  }
+  const size_t begin = count * client / clients_;
+  return {begin, 1, count * (client + 1) / clients_ - begin};
 }
 
 std::vector<std::pair<uint64_t, uint64_t>> TraceWorkload::BulkloadEntries() const {

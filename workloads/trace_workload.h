@@ -56,14 +56,17 @@ class TraceWorkload {
 
  private:
   class Stream;
+  // A client's operations: indices first, first + stride, ... (count of them) of the run trace.
+  struct Share {
+    size_t first, stride, count;
+  };
+  Share ShareOf(uint32_t client) const;
 
   WorkloadSpec spec_;
   uint32_t clients_;
   uint64_t seed_;
   YcsbTrace run_;
   YcsbTrace load_;
-  // Indices into run_.operations, per client, in the order the client issues them.
-  std::vector<std::vector<uint32_t>> shares_;
   // Passes begun per client, each written by its own client's stream.
   std::vector<uint64_t> passes_;
 };

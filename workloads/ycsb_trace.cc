@@ -64,7 +64,8 @@ YcsbTrace ReadYcsbTrace(const std::string& path, const std::string& what, bool i
   while (std::getline(file, line)) {
     ++trace.lines;
     if (!line.empty() && line.back() == '\r') line.pop_back();  // a file written on Windows
-    const std::string where = path + ":" + std::to_string(trace.lines) + ": ";
+    // Built only for an error: most lines of a trace of millions have none.
+    const auto where = [&] { return path + ":" + std::to_string(trace.lines) + ": "; };
     size_t at = 0;
     const std::string_view text(line);
     const std::string_view verb_name = NextWord(text, at);
@@ -74,15 +75,15 @@ YcsbTrace ReadYcsbTrace(const std::string& path, const std::string& what, bool i
       if (verb_name == candidate.name) verb = &candidate;
     }
     if (verb == nullptr)
-      throw ConfigError(where + "unknown line " + Excerpt(text) + "; " + kAllowed);
+      throw ConfigError(where() + "unknown line " + Excerpt(text) + "; " + kAllowed);
     if (inserts_only && verb->type != OpType::kInsert) {
-      throw ConfigError(where + verb->name + " in a load trace (" + what +
+      throw ConfigError(where() + verb->name + " in a load trace (" + what +
                         "): a load file holds the INSERTs of YCSB's load phase only");
     }
     const std::string_view table = NextWord(text, at);
     const std::string_view key = NextWord(text, at);
     if (table.empty() || key.empty() || key.front() == '[') {
-      throw ConfigError(where + "no key in " + Excerpt(text) + "; " + kAllowed);
+      throw ConfigError(where() + "no key in " + Excerpt(text) + "; " + kAllowed);
     }
     TraceOperation operation{verb->type, 0, YcsbKey(key)};
     if (verb->scan) {
@@ -91,7 +92,7 @@ YcsbTrace ReadYcsbTrace(const std::string& path, const std::string& what, bool i
       const auto [end, error] = std::from_chars(count.data(), count.data() + count.size(), records);
       if (count.empty() || error != std::errc() || end != count.data() + count.size() ||
           records < 1 || records > WorkloadSpec::kMaxScan) {
-        throw ConfigError(where + "SCAN needs a record count in [1, " +
+        throw ConfigError(where() + "SCAN needs a record count in [1, " +
                           std::to_string(WorkloadSpec::kMaxScan) + "] after its key, got " +
                           Excerpt(count));
       }
