@@ -60,10 +60,8 @@ def draw(experiments, args):
         right = fd.bars_with_latency(ax, present, [p.field("throughput_mops") for p in figures],
                                      p50, p99, [colors[label] for label in present])
         panel_marks = [m for m in marks if m.at.get("mix") == mix]
-        drawn = paper_marks.draw_on_bars(ax, right, {label: i for i, label in enumerate(present)},
-                                         panel_marks)
-        if drawn:
-            fd.log_axis_plain(right.yaxis, p50 + p99 + drawn)
+        paper_marks.draw_on_bars(ax, right, {label: i for i, label in enumerate(present)},
+                                 panel_marks, p50 + p99)
         ax.set_title(f"({chr(ord('a') + number)}) {dr.mix_label(mix)}")
     caption = CAPTIONS[args.figure] + ("" if skews == ["uniform"] else f" ({', '.join(skews)})")
     fd.finish(fig, fd.figure_title(experiments, f"Figure {args.figure}", caption), experiments,

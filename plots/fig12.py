@@ -51,12 +51,9 @@ def draw(experiments, args):
                               if point else float("nan"))
             bars.append((label, values))
         fd.grouped_bars(ax, [f"{size:,}" for size in sizes], bars, colors)
-        for mark in marks:
-            if mark.at.get("mix") == mix and mark.at.get("range_size") in sizes \
-                    and mark.series in series:
-                x, width = fd.grouped_bar_at(sizes.index(mark.at["range_size"]),
-                                             series.index(mark.series), len(series))
-                paper_marks.outline_bar(ax, x, width, mark.value)
+        paper_marks.draw_on_grouped_bars(ax, sizes, series,
+                                         [m for m in marks if m.at.get("mix") == mix],
+                                         "range_size")
         ax.set_xlabel("Range size")
         ax.set_ylabel("Range query throughput (Mops)")
         ax.set_title(f"({chr(ord('a') + number)}) {dr.mix_label(mix)}")

@@ -57,14 +57,11 @@ def key_panel(ax, points, series_of, colors, marks=(), drawn=None):
         point = cells.get((label, at.get("key_bytes")))
         return None if point is None else point.field("throughput_mops")
 
-    for mark in paper_marks.resolve(marks, ours):
-        if mark.at.get("distribution") in distributions and mark.at.get("key_bytes") in sizes \
-                and mark.series in series:
-            x, width = fd.grouped_bar_at(sizes.index(mark.at["key_bytes"]),
-                                         series.index(mark.series), len(series))
-            paper_marks.outline_bar(ax, x, width, mark.value)
-            if drawn is not None:
-                drawn.append(mark)
+    panel_marks = [m for m in paper_marks.resolve(marks, ours)
+                   if m.at.get("distribution") in distributions]
+    shown = paper_marks.draw_on_grouped_bars(ax, sizes, series, panel_marks, "key_bytes")
+    if drawn is not None:
+        drawn.extend(shown)
     ax.set_xlabel("Key size (bytes)")
     ax.set_ylabel("Throughput (Mops)")
     return []  # the bars' series are in the figure's legend

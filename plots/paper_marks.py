@@ -16,6 +16,7 @@ from typing import Callable, Iterable, Sequence
 
 import claims
 import dmbench_results as dr
+import figure_drawing as fd
 
 COLOR = "crimson"
 LATENCY_MARKERS = {"p50": "o", "p99": "^"}
@@ -80,9 +81,10 @@ def outline_bar(ax, position: float, width: float, value: float) -> None:
            linewidth=1.1, zorder=3)
 
 
-def draw_on_bars(ax, right, positions: dict[str, int], marks: Sequence[Mark]) -> list[float]:
+def draw_on_bars(ax, right, positions: dict[str, int], marks: Sequence[Mark],
+                 our_latencies: Sequence[float]) -> None:
     """Marks on a bars_with_latency() panel: `positions` maps a series to its
-    bar. Returns the latency values drawn (for the right axis' range)."""
+    bar; the latency axis is re-ranged over `our_latencies` and the marks'."""
     latencies = []
     for mark in marks:
         if mark.series not in positions:
@@ -95,7 +97,24 @@ def draw_on_bars(ax, right, positions: dict[str, int], marks: Sequence[Mark]) ->
                        marker=LATENCY_MARKERS[mark.metric], fillstyle="none", markersize=8,
                        markeredgewidth=1.2, zorder=4)
             latencies.append(mark.value)
-    return latencies
+    if latencies:
+        fd.log_axis_plain(right.yaxis, list(our_latencies) + latencies)
+
+
+def draw_on_grouped_bars(ax, categories: Sequence, series: Sequence[str], marks: Sequence[Mark],
+                         coordinate: str) -> list[Mark]:
+    """Throughput marks on a grouped_bars() panel whose categories are the
+    values of the marks' `coordinate` (e.g. "key_bytes"); returns those drawn."""
+    drawn = []
+    for mark in marks:
+        category = mark.at.get(coordinate)
+        if mark.metric != "throughput" or category not in categories or mark.series not in series:
+            continue
+        x, width = fd.grouped_bar_at(list(categories).index(category),
+                                     list(series).index(mark.series), len(series))
+        outline_bar(ax, x, width, mark.value)
+        drawn.append(mark)
+    return drawn
 
 
 def bars_legend(marks: Sequence[Mark]) -> list:
