@@ -4,13 +4,13 @@
 // trace's config refusing generation fields it would ignore.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <map>
 #include <set>
 #include <string>
 
 #include "harness/rdma/errors.h"
 #include "harness/util/json_object_reader.h"
+#include "harness/util/tests/scratch_file.h"
 #include "workloads/key_space.h"
 #include "workloads/trace_workload.h"
 #include "workloads/ycsb_trace.h"
@@ -18,14 +18,8 @@
 namespace dmbench::workloads {
 namespace {
 
-std::string WriteTrace(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + "/" + name;
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
-
 std::string ErrorOf(const std::string& text, bool inserts_only = false) {
-  const std::string path = WriteTrace("bad.txt", text);
+  const std::string path = WriteScratchFile("bad.txt", text);
   try {
     ReadYcsbTrace(path, "workload.trace", inserts_only);
   } catch (const ConfigError& error) {
@@ -43,15 +37,15 @@ WorkloadSpec TraceSpec(const std::string& run, const std::string& load, TraceSpl
 }
 
 TEST(YcsbTrace, ReadsEveryLineKindOfTheBasicDatabase) {
-  const std::string path = WriteTrace("run.txt",
-                                      "[OVERALL], RunTime(ms), 12\n"
-                                      "INSERT usertable user1 [ field0=a b c field1=xyz ]\n"
-                                      "\n"
-                                      "READ usertable user2 [ <all fields>]\r\n"
-                                      "UPDATE usertable user3 [ field4=q ]\n"
-                                      "SCAN usertable user4 17 [ <all fields>]\n"
-                                      "DELETE usertable user5\n"
-                                      "[READ], Operations, 1\n");
+  const std::string path = WriteScratchFile("run.txt",
+                                            "[OVERALL], RunTime(ms), 12\n"
+                                            "INSERT usertable user1 [ field0=a b c field1=xyz ]\n"
+                                            "\n"
+                                            "READ usertable user2 [ <all fields>]\r\n"
+                                            "UPDATE usertable user3 [ field4=q ]\n"
+                                            "SCAN usertable user4 17 [ <all fields>]\n"
+                                            "DELETE usertable user5\n"
+                                            "[READ], Operations, 1\n");
   const YcsbTrace trace = ReadYcsbTrace(path, "workload.trace", false);
   EXPECT_EQ(trace.lines, 8u);
   ASSERT_EQ(trace.operations.size(), 5u);
@@ -79,7 +73,7 @@ TEST(YcsbTrace, KeysAreTheDocumentedHashInTheUserKeyRange) {
 }
 
 TEST(YcsbTrace, BadLinesNameTheFileLineAndWhatIsAllowed) {
-  const std::string path = ::testing::TempDir() + "/bad.txt";
+  const std::string path = ScratchPath("bad.txt");
   std::string message = ErrorOf("READ usertable user1\nGET usertable user2\n");
   EXPECT_NE(message.find(path + ":2: unknown line 'GET usertable user2'"), std::string::npos)
       << message;
@@ -98,7 +92,7 @@ TEST(YcsbTrace, BadLinesNameTheFileLineAndWhatIsAllowed) {
   message = ErrorOf("[OVERALL], RunTime(ms), 1\n\n");
   EXPECT_NE(message.find("holds no operation (2 lines)"), std::string::npos) << message;
   try {
-    ReadYcsbTrace(::testing::TempDir() + "/no-such-trace.txt", "workload.trace_load", true);
+    ReadYcsbTrace(ScratchPath("no-such-trace.txt"), "workload.trace_load", true);
     ADD_FAILURE() << "a missing file was read";
   } catch (const ConfigError& error) {
     EXPECT_NE(std::string(error.what()).find("workload.trace_load: cannot read"), std::string::npos)
@@ -109,7 +103,7 @@ TEST(YcsbTrace, BadLinesNameTheFileLineAndWhatIsAllowed) {
 TEST(TraceWorkload, DealsOperationsRoundRobinOrInBlocksAndCountsPasses) {
   std::string text;
   for (int i = 0; i < 10; ++i) text += "READ usertable user" + std::to_string(i) + "\n";
-  const std::string path = WriteTrace("ten.txt", text);
+  const std::string path = WriteScratchFile("ten.txt", text);
   for (TraceSplit split : {TraceSplit::kRoundRobin, TraceSplit::kBlocks}) {
     TraceWorkload workload(TraceSpec(path, "", split), 3, 1);
     // Client 1: operations 1, 4, 7 round-robin; 3, 4, 5 in blocks ([10/3, 20/3)).
@@ -135,10 +129,10 @@ TEST(TraceWorkload, DealsOperationsRoundRobinOrInBlocksAndCountsPasses) {
 
 TEST(TraceWorkload, BulkloadsTheLoadTracesKeysSortedAndOnce) {
   const std::string load =
-      WriteTrace("load.txt",
-                 "INSERT usertable user9 [ a=1 ]\nINSERT usertable user3 [ a=1 ]\n"
-                 "INSERT usertable user9 [ a=2 ]\n");
-  const std::string run = WriteTrace("scan.txt", "SCAN usertable user3 5 [ <all fields>]\n");
+      WriteScratchFile("load.txt",
+                       "INSERT usertable user9 [ a=1 ]\nINSERT usertable user3 [ a=1 ]\n"
+                       "INSERT usertable user9 [ a=2 ]\n");
+  const std::string run = WriteScratchFile("scan.txt", "SCAN usertable user3 5 [ <all fields>]\n");
   TraceWorkload workload(TraceSpec(run, load, TraceSplit::kRoundRobin), 1, 4);
   const auto entries = workload.BulkloadEntries();
   ASSERT_EQ(entries.size(), 2u);
@@ -154,7 +148,7 @@ TEST(TraceWorkload, BulkloadsTheLoadTracesKeysSortedAndOnce) {
 }
 
 TEST(TraceWorkload, TooFewOperationsForTheClientsIsAConfigError) {
-  const std::string path = WriteTrace("two.txt", "READ t user1\nREAD t user2\n");
+  const std::string path = WriteScratchFile("two.txt", "READ t user1\nREAD t user2\n");
   try {
     TraceWorkload(TraceSpec(path, "", TraceSplit::kRoundRobin), 3, 1);
     ADD_FAILURE() << "accepted";

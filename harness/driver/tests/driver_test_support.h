@@ -1,12 +1,12 @@
 // A small, fast run config for driver tests: 2 machines, 2 x 4 clients each.
 #pragma once
 
-#include <fstream>
 #include <string>
 
 #include <gtest/gtest.h>
 
 #include "harness/driver/run_config.h"
+#include "harness/util/tests/scratch_file.h"
 
 namespace dmbench::driver::testing {
 
@@ -27,9 +27,7 @@ inline RunConfig SmallRun(const std::string& index_type, const std::string& mix)
 
 // Writes `document` to a file of the test's temporary directory; its path.
 inline std::string WriteTemp(const std::string& name, const nlohmann::json& document) {
-  const std::string path = ::testing::TempDir() + "/" + name;
-  std::ofstream(path) << document.dump();
-  return path;
+  return WriteScratchFile(name, document.dump());
 }
 
 }  // namespace dmbench::driver::testing

@@ -4,23 +4,17 @@
 // describing what ran, and the same trace giving the same result.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <string>
 
 #include "harness/driver/benchmark_runner.h"
 #include "harness/driver/run_config.h"
+#include "harness/util/tests/scratch_file.h"
 
 namespace dmbench::driver {
 namespace {
 
 constexpr int kLoadedKeys = 2000;
 constexpr int kRunOperations = 6000;
-
-std::string WriteFile(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + "/" + name;
-  std::ofstream(path) << text;
-  return path;
-}
 
 // YCSB's basic database output for a load of kLoadedKeys keys, and a run of
 // reads, updates, inserts of new keys, scans and deletes over skewed keys.
@@ -47,7 +41,7 @@ std::pair<std::string, std::string> MakeTraces() {
         run += (i % 2 == 0 ? "READ" : "UPDATE") + name + " [ field1=q ]\n";
     }
   }
-  return {WriteFile("ycsb-load.txt", load), WriteFile("ycsb-run.txt", run)};
+  return {WriteScratchFile("ycsb-load.txt", load), WriteScratchFile("ycsb-run.txt", run)};
 }
 
 RunConfig TraceRun(const std::string& preset) {

@@ -13,6 +13,7 @@
 #include "harness/fuzz/merge_inputs.h"
 #include "harness/rdma/errors.h"
 #include "harness/util/tests/mentions.h"
+#include "harness/util/tests/scratch_file.h"
 
 namespace dmbench::fuzz {
 namespace {
@@ -20,8 +21,7 @@ namespace {
 class MergeRegression : public ::testing::Test {
  protected:
   void SetUp() override {
-    directory_ = std::filesystem::path(::testing::TempDir()) /
-                 ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    directory_ = ScratchPath("results");
     std::filesystem::create_directories(directory_);
     files_ = inputs_.WriteValid(directory_);
   }

@@ -4,12 +4,12 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <functional>
 #include <string>
 
 #include "harness/rdma/errors.h"
 #include "harness/util/tests/mentions.h"
+#include "harness/util/tests/scratch_file.h"
 
 namespace dmbench {
 namespace {
@@ -185,19 +185,13 @@ TEST(JsonObjectReader, RejectUnknownKeysAcceptsKeysReadAsObjects) {
   EXPECT_FALSE(reader.Has("x"));
 }
 
-std::string WriteTemp(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + "json_object_reader_test_" + name + ".json";
-  std::ofstream(path) << text;
-  return path;
-}
-
 TEST(ReadJsonFile, ParsesAndIgnoresComments) {
-  const std::string path = WriteTemp("ok", "// a comment\n{\"a\": 1 /* inline */}\n");
+  const std::string path = WriteScratchFile("ok.json", "// a comment\n{\"a\": 1 /* inline */}\n");
   EXPECT_EQ(ReadJsonFile(path), (json{{"a", 1}}));
 }
 
 TEST(ReadJsonFile, MissingFileIsNamed) {
-  const std::string path = ::testing::TempDir() + "json_object_reader_test_absent.json";
+  const std::string path = ScratchPath("absent.json");
   try {
     ReadJsonFile(path);
     FAIL() << "read a missing file";
@@ -207,7 +201,7 @@ TEST(ReadJsonFile, MissingFileIsNamed) {
 }
 
 TEST(ReadJsonFile, InvalidJsonNamesTheFileAndTheParseError) {
-  const std::string path = WriteTemp("bad", "{\"a\": 1,}");
+  const std::string path = WriteScratchFile("bad.json", "{\"a\": 1,}");
   try {
     ReadJsonFile(path);
     FAIL() << "parsed invalid JSON";
@@ -221,7 +215,7 @@ TEST(ReadJsonFile, InvalidJsonNamesTheFileAndTheParseError) {
 // of a whole line leaked into the message.
 TEST(ReadJsonFile, ParseErrorsAreShortAndFreeOfLibraryInternals) {
   const std::string path =
-      WriteTemp("last-read", "{\"a\": \"" + std::string(100000, 'x') + "\\u00zz\"}");
+      WriteScratchFile("last-read.json", "{\"a\": \"" + std::string(100000, 'x') + "\\u00zz\"}");
   try {
     ReadJsonFile(path);
     FAIL() << "parsed invalid JSON";

@@ -2,7 +2,6 @@
 // Users meet these errors at the prompt, so each must name the field.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -13,6 +12,7 @@
 #include "harness/rdma/sim/tests/sim_test_support.h"
 #include "harness/util/json_object_reader.h"
 #include "harness/util/tests/mentions.h"
+#include "harness/util/tests/scratch_file.h"
 
 namespace dmbench::rdma::sim {
 namespace {
@@ -21,15 +21,9 @@ using testing::NicProfilePath;
 
 nlohmann::json ShippedProfile() { return ReadJsonFile(NicProfilePath("cx5-100g")); }
 
-std::string WriteTemp(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + "nic_profile_test_" + name + ".json";
-  std::ofstream(path) << text;
-  return path;
-}
-
 // The message of the ConfigError that loading `document` throws.
 std::string LoadError(const std::string& name, const nlohmann::json& document) {
-  const std::string path = WriteTemp(name, document.dump(2));
+  const std::string path = WriteScratchFile(name + ".json", document.dump(2));
   try {
     NicProfile::Load(path);
   } catch (const ConfigError& error) {
@@ -69,17 +63,17 @@ TEST(NicProfile, ShippedProfileLoadsWithItsValues) {
 // The file round-trips through the temp-file path the error tests use, so a
 // failure below is the edit's doing, not the plumbing's.
 TEST(NicProfile, UnmodifiedCopyLoads) {
-  const std::string path = WriteTemp("copy", ShippedProfile().dump());
+  const std::string path = WriteScratchFile("copy.json", ShippedProfile().dump());
   EXPECT_EQ(NicProfile::Load(path).link_latency_ns, 350);
 }
 
 TEST(NicProfile, OtherDmaOrdersLoad) {
   nlohmann::json document = ShippedProfile();
   document["parameters"]["dma_read_order"]["value"] = "descending";
-  EXPECT_EQ(NicProfile::Load(WriteTemp("descending", document.dump())).dma_read_order,
+  EXPECT_EQ(NicProfile::Load(WriteScratchFile("descending.json", document.dump())).dma_read_order,
             DmaOrder::kDescending);
   document["parameters"]["dma_read_order"]["value"] = "random";
-  EXPECT_EQ(NicProfile::Load(WriteTemp("random", document.dump())).dma_read_order,
+  EXPECT_EQ(NicProfile::Load(WriteScratchFile("random.json", document.dump())).dma_read_order,
             DmaOrder::kRandom);
   EXPECT_STREQ(DmaOrderName(DmaOrder::kRandom), "random");
 }
@@ -100,7 +94,8 @@ TEST(NicProfile, LeftOutMechanismsAreOff) {
   for (const NicParameter& parameter : NicParameters()) {
     if (parameter.has_default) document["parameters"].erase(std::string(parameter.key));
   }
-  const NicProfile profile = NicProfile::Load(WriteTemp("mechanisms_off", document.dump(2)));
+  const NicProfile profile =
+      NicProfile::Load(WriteScratchFile("mechanisms_off.json", document.dump(2)));
   EXPECT_EQ(profile.processing_units, 0u);
   EXPECT_EQ(profile.atomic_parking_slots, 0u);
   EXPECT_EQ(profile.cpu_lock_spinner_ns, 0.0);
@@ -238,7 +233,7 @@ TEST(NicProfile, MissingNameIsNamed) {
 TEST(NicProfile, ErrorsNameTheFile) {
   nlohmann::json document = ShippedProfile();
   document["parameters"]["atomic_buckets"]["value"] = 1000;
-  const std::string path = WriteTemp("named", document.dump());
+  const std::string path = WriteScratchFile("named.json", document.dump());
   try {
     NicProfile::Load(path);
     FAIL() << "loaded a profile with 1000 atomic buckets";
@@ -248,7 +243,7 @@ TEST(NicProfile, ErrorsNameTheFile) {
 }
 
 TEST(NicProfile, InvalidJsonNamesTheFile) {
-  const std::string path = WriteTemp("invalid", "{\"name\": \"x\", \"parameters\": {");
+  const std::string path = WriteScratchFile("invalid.json", "{\"name\": \"x\", \"parameters\": {");
   try {
     NicProfile::Load(path);
     FAIL() << "loaded truncated JSON";
@@ -258,7 +253,7 @@ TEST(NicProfile, InvalidJsonNamesTheFile) {
 }
 
 TEST(NicProfile, MissingFileIsNamed) {
-  const std::string path = ::testing::TempDir() + "nic_profile_test_no_such_profile.json";
+  const std::string path = ScratchPath("no_such_profile.json");
   try {
     NicProfile::Load(path);
     FAIL() << "loaded a file that does not exist";
