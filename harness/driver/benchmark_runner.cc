@@ -126,7 +126,7 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress,
   const uint64_t base_ns = start.at_ns;
   const uint64_t warm_end = base_ns + static_cast<uint64_t>(config.warmup_ms * 1e6);
   const uint64_t end = warm_end + static_cast<uint64_t>(config.measure_ms * 1e6);
-  std::vector<RunStatistics> statistics(clients);
+  std::vector<RunStatistics> statistics(fabric->statistics_slots());
   std::vector<std::vector<uint64_t>> written_keys(clients);
   std::atomic<uint64_t> executed{0};
   std::atomic<uint64_t> next_progress{warm_end};
@@ -161,8 +161,9 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress,
           }
           const uint64_t finish = client.NowNanoseconds();
           if (finish > warm_end && finish <= end)
-            statistics[id].Record(op.type, finish - op_start,
-                                  arrivals.open() ? finish - intended : 0, verbs, index_stats);
+            statistics[fabric->StatisticsSlotOf(client.location())].Record(
+                op.type, finish - op_start, arrivals.open() ? finish - intended : 0, verbs,
+                index_stats);
           if (checker && op.type != OpType::kLookup && op.type != OpType::kRange) {
             written_keys[id].push_back(op.key);
           }
@@ -187,7 +188,7 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress,
   fabric->Synchronize(3, "run done");
 
   RunStatistics total;
-  for (const RunStatistics& client : statistics) total.Merge(client);
+  for (const RunStatistics& slot : statistics) total.Merge(slot);
   const double measured_seconds = config.measure_ms / 1e3;
 
   BenchmarkOutcome outcome;
@@ -245,7 +246,10 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress,
       {"latency_us", operations["overall"]["latency_us"]},
       {"operations", operations},
       {"verify", verify},
-      {"wall_clock", {{"started_at", started_at}, {"wall_seconds", wall_seconds}}}};
+      {"wall_clock",
+       {{"started_at", started_at},
+        {"wall_seconds", wall_seconds},
+        {"peak_rss_bytes", PeakResidentBytes()}}}};
   if (trace) outcome.result["trace"] = trace->ToJson();
   fabric->AddResultSections(outcome.result, executed.load());
   return outcome;

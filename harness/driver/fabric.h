@@ -37,6 +37,17 @@ class Fabric {
   // This process's clients' indices: [first, first + count).
   virtual uint32_t first_local_client() const = 0;
   virtual uint32_t local_clients() const = 0;
+  // Where a client records its statistics: clients that share a slot never
+  // run at once (one OS thread runs them all), so a slot needs no lock. One
+  // slot per client unless a backend knows better: the simulated fabric runs
+  // every client on one thread, and a slot per client there would hold
+  // hundreds of megabytes of histograms that every operation misses in the
+  // CPU cache. Merging is exact (integer counts), so results do not depend on
+  // the slots.
+  virtual uint32_t statistics_slots() { return cluster().shape().clients; }
+  virtual uint32_t StatisticsSlotOf(const rdma::ClientLocation& client) const {
+    return client.index;
+  }
   // "simulated" or "wall-clock": what the run's milliseconds are.
   virtual const char* clock_name() const = 0;
 

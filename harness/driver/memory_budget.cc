@@ -1,5 +1,6 @@
 #include "harness/driver/memory_budget.h"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -37,6 +38,12 @@ uint64_t PhysicalMemoryBytes() {
   const long page_bytes = sysconf(_SC_PAGE_SIZE);
   if (pages <= 0 || page_bytes <= 0) return 0;
   return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_bytes);
+}
+
+uint64_t PeakResidentBytes() {
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) != 0 || usage.ru_maxrss <= 0) return 0;
+  return static_cast<uint64_t>(usage.ru_maxrss) * 1024;  // Linux counts KiB
 }
 
 uint64_t RunMemoryLowerBound(const RunConfig& config, uint64_t atomic_buckets) {

@@ -13,6 +13,12 @@ namespace dmbench::driver {
 // The machine's physical memory, bytes (0 when it cannot be read).
 uint64_t PhysicalMemoryBytes();
 
+// The most this process has held resident so far, bytes (the kernel's
+// high-water mark, getrusage's ru_maxrss; 0 when it cannot be read). What
+// `/usr/bin/time -v` reports as "Maximum resident set size", read from
+// inside so that every result carries it.
+uint64_t PeakResidentBytes();
+
 // The least this process holds for a run of `config`: the bulkload's
 // entries (16 bytes per key) and, on the simulated fabric, whose memory
 // servers live in this process, the keys and values the tree stores and

@@ -26,6 +26,8 @@ class SimFabric final : public Fabric {
   uint32_t first_local_client() const override { return 0; }
   uint32_t local_clients() const override { return cluster_.shape().clients; }
   const char* clock_name() const override { return "simulated"; }
+  uint32_t statistics_slots() override { return 1; }
+  uint32_t StatisticsSlotOf(const rdma::ClientLocation&) const override { return 0; }
 
   nlohmann::json BackendJson() const override {
     return {{"type", "sim"},
