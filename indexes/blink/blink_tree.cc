@@ -34,8 +34,8 @@ BLinkTree::BLinkTree(const TreeOptions& options, const rdma::ClusterShape& shape
       lock_table_(options.locks()) {
   locker_ = make_locker(lock_table_);
   for (uint32_t i = 0; i < shape.compute_servers; ++i) {
-    compute_servers_.push_back(
-        std::make_unique<ComputeServerState>(options.cache_bytes, DeriveSeed(seed, i)));
+    compute_servers_.push_back(std::make_unique<ComputeServerState>(
+        options.cache_bytes, DeriveSeed(seed, i), cached_nodes_));
   }
   for (uint32_t i = 0; i < shape.clients; ++i) {
     scratch_.push_back(std::make_unique<Scratch>(options.node_bytes));

@@ -129,6 +129,8 @@ class BLinkTree final : public Index {
   NodeFormat format_;
   GlobalLockTable lock_table_;
   std::unique_ptr<NodeLocker> locker_;
+  // One copy of each cached node for every compute server's index cache.
+  std::shared_ptr<CachedNodeStore> cached_nodes_ = std::make_shared<CachedNodeStore>();
   std::vector<std::unique_ptr<ComputeServerState>> compute_servers_;
   std::vector<std::unique_ptr<Scratch>> scratch_;
 };

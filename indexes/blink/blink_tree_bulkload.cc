@@ -93,8 +93,8 @@ void BLinkTree::Bulkload(rdma::Client& client, std::span<const KeyValue> sorted,
   client.Write(rdma::GlobalAddress::Host(0, IndexLayout::kRootPointerOffset), &root, sizeof(root));
   // Every compute server starts from a cold cache over the new tree.
   for (size_t i = 0; i < compute_servers_.size(); ++i) {
-    compute_servers_[i] =
-        std::make_unique<ComputeServerState>(options_.cache_bytes, DeriveSeed(seed_, i));
+    compute_servers_[i] = std::make_unique<ComputeServerState>(options_.cache_bytes,
+                                                               DeriveSeed(seed_, i), cached_nodes_);
   }
 }
 

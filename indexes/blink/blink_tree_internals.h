@@ -12,7 +12,8 @@ namespace dmbench::indexes {
 
 // Per compute server: the level-1 index cache and the top two levels.
 struct BLinkTree::ComputeServerState {
-  ComputeServerState(uint64_t cache_bytes, uint64_t seed) : cache(cache_bytes, seed) {}
+  ComputeServerState(uint64_t cache_bytes, uint64_t seed, std::shared_ptr<CachedNodeStore> store)
+      : cache(cache_bytes, seed, std::move(store)) {}
 
   IndexCache cache;
   std::shared_mutex top_mutex;  // guards the fields below

@@ -7,7 +7,7 @@
 namespace dmbench::indexes {
 
 struct IndexCache::Entry {
-  CachedInternalNode node;
+  std::shared_ptr<const CachedRoutes> routes;  // possibly shared with other caches
   uint64_t bytes = 0;
   size_t slot = 0;  // position in entries_, kept current by swap-remove
   // Written by lookups under the shared lock.
@@ -28,45 +28,44 @@ bool WellFormed(const CachedInternalNode& node) {
 
 }  // namespace
 
-IndexCache::IndexCache(uint64_t capacity_bytes, uint64_t seed)
-    : capacity_bytes_(capacity_bytes), random_(seed) {}
+IndexCache::IndexCache(uint64_t capacity_bytes, uint64_t seed,
+                       std::shared_ptr<CachedNodeStore> store)
+    : capacity_bytes_(capacity_bytes),
+      store_(store != nullptr ? std::move(store) : std::make_shared<CachedNodeStore>()),
+      random_(seed) {}
 
 IndexCache::~IndexCache() = default;
 
 uint64_t IndexCache::EntryBytes(const CachedInternalNode& node) {
   using Child = decltype(node.children)::value_type;
-  return sizeof(Entry) + node.children.size() * sizeof(Child) + kIndexOverheadBytes;
+  return kEntryRecordBytes + node.children.size() * sizeof(Child) + kIndexOverheadBytes;
 }
 
 size_t IndexCache::SlotFor(const Entry& entry, uint64_t key) {
-  const auto& children = entry.node.children;
-  const auto after = std::upper_bound(
-      children.begin(), children.end(), key,
-      [](uint64_t k, const std::pair<uint64_t, rdma::GlobalAddress>& c) { return k < c.first; });
-  return static_cast<size_t>(after - children.begin());
+  const std::vector<uint64_t>& separators = entry.routes->separators;
+  return static_cast<size_t>(std::upper_bound(separators.begin(), separators.end(), key) -
+                             separators.begin());
 }
 
 rdma::GlobalAddress IndexCache::SlotChild(const Entry& entry, size_t slot) {
-  return slot == 0 ? entry.node.leftmost_child : entry.node.children[slot - 1].second;
+  return entry.routes->children[slot];
 }
 
 uint64_t IndexCache::SlotHigh(const Entry& entry, size_t slot) {
-  const auto& children = entry.node.children;
-  return slot < children.size() ? children[slot].first : entry.node.high_fence;
+  const std::vector<uint64_t>& separators = entry.routes->separators;
+  return slot < separators.size() ? separators[slot] : entry.routes->high_fence;
 }
 
-std::vector<std::pair<uint64_t, IndexCache::Entry*>>::const_iterator IndexCache::FirstAbove(
-    uint64_t low_fence) const {
-  return std::upper_bound(
-      by_low_fence_.begin(), by_low_fence_.end(), low_fence,
-      [](uint64_t key, const std::pair<uint64_t, Entry*>& entry) { return key < entry.first; });
+std::vector<IndexCache::Span>::const_iterator IndexCache::FirstAbove(uint64_t low_fence) const {
+  return std::upper_bound(by_low_fence_.begin(), by_low_fence_.end(), low_fence,
+                          [](uint64_t key, const Span& span) { return key < span.low_fence; });
 }
 
 const IndexCache::Entry* IndexCache::FindCoveringLocked(uint64_t key) const {
   const auto after = FirstAbove(key);
   if (after == by_low_fence_.begin()) return nullptr;
-  const Entry* entry = std::prev(after)->second;
-  return key < entry->node.high_fence ? entry : nullptr;
+  const Span& span = *std::prev(after);
+  return key < span.high_fence ? span.entry : nullptr;
 }
 
 void IndexCache::Touch(const Entry& entry) {
@@ -83,7 +82,7 @@ std::optional<CacheRoute> IndexCache::FindLeaf(uint64_t key) {
   }
   Touch(*entry);
   hits_.fetch_add(1, std::memory_order_relaxed);
-  return CacheRoute{SlotChild(*entry, SlotFor(*entry, key)), entry->node.address};
+  return CacheRoute{SlotChild(*entry, SlotFor(*entry, key)), entry->routes->address};
 }
 
 IndexCache::LeafRange IndexCache::FindLeaves(uint64_t from, uint64_t to, size_t max_leaves) {
@@ -98,12 +97,13 @@ IndexCache::LeafRange IndexCache::FindLeaves(uint64_t from, uint64_t to, size_t 
     result.leaves.push_back(SlotChild(*entry, slot));
     result.covered_until = SlotHigh(*entry, slot);
     if (result.covered_until >= to || result.leaves.size() >= max_leaves) break;
-    if (++slot <= entry->node.children.size()) continue;
+    if (++slot <= entry->routes->separators.size()) continue;
     // Coverage continues only into an entry that starts exactly where this
     // one ends; anything else is a gap the caller must fill remotely.
-    const auto next = FirstAbove(entry->node.high_fence);
-    if (next == by_low_fence_.begin() || std::prev(next)->first != entry->node.high_fence) break;
-    entry = std::prev(next)->second;
+    const uint64_t high_fence = entry->routes->high_fence;
+    const auto next = FirstAbove(high_fence);
+    if (next == by_low_fence_.begin() || std::prev(next)->low_fence != high_fence) break;
+    entry = std::prev(next)->entry;
     Touch(*entry);
     slot = 0;
   }
@@ -112,25 +112,23 @@ IndexCache::LeafRange IndexCache::FindLeaves(uint64_t from, uint64_t to, size_t 
 
 void IndexCache::Insert(CachedInternalNode node) {
   if (capacity_bytes_ == 0 || !WellFormed(node)) return;
-  // EntryBytes charges children.size(); drop any slack so the charge is true.
-  node.children.shrink_to_fit();
   const uint64_t bytes = EntryBytes(node);
   if (bytes > capacity_bytes_) return;
   // Allocate before locking so lookups are not held up by the allocator.
   auto entry = std::make_unique<Entry>();
-  entry->node = std::move(node);
+  entry->routes = store_->Intern(node);
   entry->bytes = bytes;
-  const uint64_t low = entry->node.low_fence;
-  const uint64_t high = entry->node.high_fence;
+  const uint64_t low = node.low_fence;
+  const uint64_t high = node.high_fence;
 
   std::unique_lock lock(mutex_);
-  if (const auto same = by_address_.find(entry->node.address); same != by_address_.end()) {
+  if (const auto same = by_address_.find(node.address); same != by_address_.end()) {
     RemoveLocked(same->second);
   }
   auto it = FirstAbove(low);
-  if (it != by_low_fence_.begin() && std::prev(it)->second->node.high_fence > low) --it;
+  if (it != by_low_fence_.begin() && std::prev(it)->high_fence > low) --it;
   std::vector<Entry*> stale;
-  for (; it != by_low_fence_.end() && it->first < high; ++it) stale.push_back(it->second);
+  for (; it != by_low_fence_.end() && it->low_fence < high; ++it) stale.push_back(it->entry);
   for (Entry* overlapping : stale) RemoveLocked(overlapping);
   // Terminates: bytes <= capacity, and every eviction shrinks bytes_ towards 0.
   while (bytes_ + bytes > capacity_bytes_) EvictOneLocked();
@@ -139,8 +137,8 @@ void IndexCache::Insert(CachedInternalNode node) {
   raw->slot = entries_.size();
   // A new entry counts as just used, or it would be the likeliest next victim.
   Touch(*raw);
-  by_low_fence_.insert(FirstAbove(low), {low, raw});
-  by_address_.emplace(raw->node.address, raw);
+  by_low_fence_.insert(FirstAbove(low), Span{low, high, raw});
+  by_address_.emplace(node.address, raw);
   entries_.push_back(std::move(entry));
   bytes_ += bytes;
   ++insertions_;
@@ -173,8 +171,8 @@ void IndexCache::EvictOneLocked() {
 
 void IndexCache::RemoveLocked(Entry* entry) {
   bytes_ -= entry->bytes;
-  by_low_fence_.erase(std::prev(FirstAbove(entry->node.low_fence)));
-  by_address_.erase(entry->node.address);
+  by_low_fence_.erase(std::prev(FirstAbove(entry->routes->low_fence)));
+  by_address_.erase(entry->routes->address);
   const size_t slot = entry->slot;
   // Swap-remove keeps entries_ dense; this destroys *entry.
   if (slot + 1 != entries_.size()) {

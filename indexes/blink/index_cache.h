@@ -23,6 +23,7 @@
 
 #include "harness/rdma/global_address.h"
 #include "harness/util/random.h"
+#include "indexes/blink/cached_node_store.h"
 
 namespace dmbench::indexes {
 
@@ -60,8 +61,10 @@ class IndexCache {
  public:
   // capacity_bytes == 0 disables the cache: every lookup misses and nothing
   // is inserted. seed drives the eviction choice, so that simulated runs are
-  // reproducible.
-  IndexCache(uint64_t capacity_bytes, uint64_t seed);
+  // reproducible. `store` holds the nodes, shared with the other caches that
+  // use it (null: a store of its own); it must outlive this cache.
+  IndexCache(uint64_t capacity_bytes, uint64_t seed,
+             std::shared_ptr<CachedNodeStore> store = nullptr);
   ~IndexCache();
   IndexCache(const IndexCache&) = delete;
   IndexCache& operator=(const IndexCache&) = delete;
@@ -97,12 +100,17 @@ class IndexCache {
   IndexCacheStats stats() const;
   uint64_t capacity_bytes() const { return capacity_bytes_; }
 
-  // What one node costs against the capacity: the entry record (which holds
-  // the CachedInternalNode), its children array, plus a fixed per-entry index
+  // What one node costs against the capacity: an entry record that holds
+  // the CachedInternalNode, its children array, plus a fixed per-entry index
   // overhead (one red-black tree node in each of the two maps and one slot of
   // the dense entry vector):
-  //   sizeof(Entry) + children.size() * sizeof(children[0]) + kIndexOverheadBytes
+  //   kEntryRecordBytes + children.size() * sizeof(children[0]) + kIndexOverheadBytes
+  // This is what a cache of its own would hold per node. It stays the charge
+  // when nodes are shared between caches (CachedNodeStore), so that what a
+  // cache holds, evicts and hits does not depend on how this process stores it.
   static uint64_t EntryBytes(const CachedInternalNode& node);
+  // The node, its byte count, its position and its last use.
+  static constexpr uint64_t kEntryRecordBytes = sizeof(CachedInternalNode) + 3 * sizeof(uint64_t);
   // libstdc++'s red-black tree node header is a colour word and three pointers.
   static constexpr uint64_t kIndexOverheadBytes =
       2 * 4 * sizeof(void*) + sizeof(std::pair<const uint64_t, void*>) +
@@ -125,14 +133,21 @@ class IndexCache {
   void Touch(const Entry& entry);
 
   const uint64_t capacity_bytes_;
+  const std::shared_ptr<CachedNodeStore> store_;
 
   mutable std::shared_mutex mutex_;
   // Fence ranges of cached entries never overlap, so the low fence orders
   // them. A sorted array rather than a tree: every lookup binary-searches it,
   // and contiguous memory spares the pointer chase through thousands of nodes
-  // (only cache misses insert, at the cost of a shift).
-  std::vector<std::pair<uint64_t, Entry*>> by_low_fence_;
-  std::vector<std::pair<uint64_t, Entry*>>::const_iterator FirstAbove(uint64_t low_fence) const;
+  // (only cache misses insert, at the cost of a shift). The high fence is
+  // kept beside it, so that a lookup that misses touches no entry.
+  struct Span {
+    uint64_t low_fence;
+    uint64_t high_fence;
+    Entry* entry;
+  };
+  std::vector<Span> by_low_fence_;
+  std::vector<Span>::const_iterator FirstAbove(uint64_t low_fence) const;
   std::map<rdma::GlobalAddress, Entry*> by_address_;
   // Owns the entries densely so that eviction draws a uniform victim in O(1).
   std::vector<std::unique_ptr<Entry>> entries_;

@@ -400,5 +400,43 @@ TEST(IndexCacheConcurrencyTest, ConcurrentOperationsKeepInvariants) {
   }
 }
 
+// Caches that share a store hold one copy of identical nodes, and still
+// decide alone: each charges the node's full size and evicts on its own.
+TEST(IndexCacheSharingTest, IdenticalCopiesAreStoredOnceAndCachesStayIndependent) {
+  auto store = std::make_shared<CachedNodeStore>();
+  IndexCache first(1 << 20, 1, store);
+  IndexCache second(1 << 20, 2, store);
+  const CachedInternalNode node = MakeNode(7, 100, 400, {200, 300}, 10);
+  first.Insert(node);
+  second.Insert(node);
+  EXPECT_EQ(store->distinct_nodes(), 1u);
+  EXPECT_EQ(first.stats().bytes, IndexCache::EntryBytes(node));
+  EXPECT_EQ(second.stats().bytes, IndexCache::EntryBytes(node));
+  for (uint64_t key : {100u, 250u, 399u}) {
+    EXPECT_EQ(first.FindLeaf(key)->leaf, ExpectedLeaf(node, key)) << key;
+    EXPECT_EQ(second.FindLeaf(key)->leaf, ExpectedLeaf(node, key)) << key;
+  }
+
+  // A split copy fetched by one cache is a new node; the other keeps the old.
+  first.Insert(MakeNode(7, 100, 250, {200}, 10));
+  EXPECT_EQ(store->distinct_nodes(), 2u);
+  EXPECT_FALSE(first.FindLeaf(300).has_value());
+  EXPECT_EQ(second.FindLeaf(300)->leaf, LeafAt(12));
+
+  second.Invalidate(NodeAt(7));
+  EXPECT_EQ(store->distinct_nodes(), 1u);
+  first.Invalidate(NodeAt(7));
+  EXPECT_EQ(store->distinct_nodes(), 0u);
+}
+
+// The charge per node is that of an unshared entry record (the node, its
+// byte count, slot and last use), so a cache of a given capacity holds the
+// same nodes whether or not its nodes are shared.
+TEST(IndexCacheSharingTest, ChargeIsThatOfAnUnsharedRecord) {
+  static_assert(sizeof(void*) == 8, "the figures below are for LP64");
+  const CachedInternalNode node = MakeNode(1, 100, 400, {200, 300}, 10);
+  EXPECT_EQ(IndexCache::EntryBytes(node), 96 + 2 * 24 + IndexCache::kIndexOverheadBytes);
+}
+
 }  // namespace
 }  // namespace dmbench::indexes

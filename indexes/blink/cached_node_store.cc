@@ -1,0 +1,101 @@
+#include "indexes/blink/cached_node_store.h"
+
+#include <xxhash.h>
+
+#include <cassert>
+
+#include "indexes/blink/index_cache.h"
+
+namespace dmbench::indexes {
+
+namespace {
+
+uint64_t ContentHash(const CachedInternalNode& node) {
+  std::vector<uint64_t> words = {node.address.Pack(), static_cast<uint64_t>(node.address.space),
+                                 node.low_fence, node.high_fence, node.leftmost_child.Pack()};
+  words.reserve(words.size() + 2 * node.children.size());
+  for (const auto& [separator, child] : node.children) {
+    words.push_back(separator);
+    words.push_back(child.Pack());
+  }
+  return XXH3_64bits(words.data(), words.size() * sizeof(uint64_t));
+}
+
+bool SameContent(const CachedRoutes& routes, const CachedInternalNode& node) {
+  if (routes.address != node.address || routes.low_fence != node.low_fence ||
+      routes.high_fence != node.high_fence || routes.separators.size() != node.children.size() ||
+      routes.children.front() != node.leftmost_child) {
+    return false;
+  }
+  for (size_t i = 0; i < node.children.size(); ++i) {
+    if (routes.separators[i] != node.children[i].first ||
+        routes.children[i + 1] != node.children[i].second) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+CachedNodeStore::~CachedNodeStore() {
+  // Every holder let go first (the contract), so only expired entries remain.
+  for ([[maybe_unused]] const auto& [hash, routes] : by_hash_) assert(routes.expired());
+}
+
+std::shared_ptr<const CachedRoutes> CachedNodeStore::Intern(const CachedInternalNode& node) {
+  const uint64_t hash = ContentHash(node);
+  // Candidates locked but not taken are released after the lock: dropping the
+  // last holder of one runs Forget(), which takes the lock.
+  std::vector<std::shared_ptr<const CachedRoutes>> passed_over;
+  {
+    std::lock_guard lock(mutex_);
+    auto [it, end] = by_hash_.equal_range(hash);
+    while (it != end) {
+      std::shared_ptr<const CachedRoutes> existing = it->second.lock();
+      if (existing == nullptr) {
+        it = by_hash_.erase(it);
+        continue;
+      }
+      if (SameContent(*existing, node)) return existing;
+      passed_over.push_back(std::move(existing));
+      ++it;
+    }
+  }
+  auto routes = std::make_unique<CachedRoutes>();
+  routes->address = node.address;
+  routes->low_fence = node.low_fence;
+  routes->high_fence = node.high_fence;
+  routes->separators.reserve(node.children.size());
+  routes->children.reserve(node.children.size() + 1);
+  routes->children.push_back(node.leftmost_child);
+  for (const auto& [separator, child] : node.children) {
+    routes->separators.push_back(separator);
+    routes->children.push_back(child);
+  }
+  std::shared_ptr<const CachedRoutes> shared(routes.release(),
+                                             [this, hash](const CachedRoutes* gone) {
+                                               delete gone;
+                                               Forget(hash);
+                                             });
+  std::lock_guard lock(mutex_);
+  // Another thread may have interned the same content meanwhile; two copies
+  // are harmless (each routes alike), so both stay.
+  by_hash_.emplace(hash, shared);
+  return shared;
+}
+
+void CachedNodeStore::Forget(uint64_t hash) {
+  std::lock_guard lock(mutex_);
+  auto [it, end] = by_hash_.equal_range(hash);
+  while (it != end) it = it->second.expired() ? by_hash_.erase(it) : std::next(it);
+}
+
+size_t CachedNodeStore::distinct_nodes() const {
+  std::lock_guard lock(mutex_);
+  size_t live = 0;
+  for (const auto& [hash, routes] : by_hash_) live += routes.expired() ? 0 : 1;
+  return live;
+}
+
+}  // namespace dmbench::indexes

@@ -1,0 +1,66 @@
+// One copy of each cached level-1 node for the index caches of every compute
+// server in this process.
+//
+// On the simulated fabric one process holds every compute server's cache, and
+// after a bulkload they all cache the same nodes: eight copies of the same
+// bytes at the paper's 500 MB per cache, and eight times the CPU-cache
+// footprint on every lookup. A cache that interns its nodes here shares them
+// with the other caches that hold an identical copy (same address, fences and
+// children). Sharing changes nothing a cache decides: each cache still
+// charges every entry its full size against its own capacity and evicts,
+// hits and misses as before. A node one cache refetches after a split is a
+// new copy, shared only with caches that fetched the same version.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "harness/rdma/global_address.h"
+
+namespace dmbench::indexes {
+
+struct CachedInternalNode;
+
+// The routing part of a cached node, laid out for lookups: the separators
+// apart from the children, so that a binary search touches few CPU cache
+// lines. children[0] is the leftmost child, covering [low_fence,
+// separators[0]); children[i] covers [separators[i - 1], separators[i]) and
+// the last one up to high_fence.
+struct CachedRoutes {
+  rdma::GlobalAddress address;
+  uint64_t low_fence = 0;
+  uint64_t high_fence = UINT64_MAX;
+  std::vector<uint64_t> separators;
+  std::vector<rdma::GlobalAddress> children;  // separators.size() + 1
+};
+
+// Thread-safe. Interned routes stay valid while a caller holds them; the
+// store forgets a node when its last holder lets go. The store must outlive
+// every node it handed out (the caches that share it).
+class CachedNodeStore {
+ public:
+  CachedNodeStore() = default;
+  ~CachedNodeStore();
+  CachedNodeStore(const CachedNodeStore&) = delete;
+  CachedNodeStore& operator=(const CachedNodeStore&) = delete;
+
+  // The shared routes of `node`: an existing copy if some holder has an
+  // identical one, else a new one.
+  std::shared_ptr<const CachedRoutes> Intern(const CachedInternalNode& node);
+
+  // Distinct nodes held now, for tests and memory figures.
+  size_t distinct_nodes() const;
+
+ private:
+  // Drops the expired entries of `hash` (a node's last holder let go).
+  void Forget(uint64_t hash);
+
+  mutable std::mutex mutex_;
+  // By a hash of the content; equal hashes are told apart by comparing.
+  std::unordered_multimap<uint64_t, std::weak_ptr<const CachedRoutes>> by_hash_;
+};
+
+}  // namespace dmbench::indexes
