@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The simulator's own benchmark: how many index operations and events it
+# simulates per wall-clock second, and how much memory it holds, for the
+# read-intensive and write-intensive skewed runs at several key counts. Each
+# point runs in its own dmbench process, so its peak resident memory is its
+# own; then one table (printed, and OUT/sim-speed.md) and one JSON
+# (OUT/sim-speed.json) from plots/sim_speed_table.py.
+#
+#   ae/bench-sim.sh [--keys N,...] [--indexes PRESET,...] [--measure-ms MS]
+#                   [--out DIR] [--set PATH=VALUE ...]
+#
+# Defaults: keys 10000000,100000000,1000000000 (the paper's 1 B last),
+# indexes sherman, a 5 ms window after the config's 2 ms warm-up, DIR
+# results/bench-sim. The base is configs/runs/write-intensive-skewed.json
+# (the paper's 8 x 22 clients); --set overrides go to every point. A point
+# this machine cannot hold is refused by dmbench before it builds anything,
+# and the table shows the refusal. Run it alone: a second busy core slows
+# every figure. Set DMBENCH to a dmbench binary to skip set-up and build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+keys=10000000,100000000,1000000000
+indexes=sherman
+measure_ms=5
+out=results/bench-sim
+sets=()
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --keys) keys=${2:?--keys needs a comma-separated list}; shift ;;
+    --indexes) indexes=${2:?--indexes needs a comma-separated list}; shift ;;
+    --measure-ms) measure_ms=${2:?--measure-ms needs a number}; shift ;;
+    --out) out=${2:?--out needs a directory}; shift ;;
+    --set) sets+=(--set "${2:?--set needs PATH=VALUE}"); shift ;;
+    -h|--help) sed -n '2,/^set -euo pipefail/{/^#/s/^# \{0,1\}//p}' "$0" >&2; exit 0 ;;
+    *) echo "ae/bench-sim.sh: unknown argument '$1' (allowed: --keys, --indexes," \
+            "--measure-ms, --out, --set)" >&2; exit 2 ;;
+  esac
+  shift
+done
+if ! [[ "$keys" =~ ^[0-9]+(,[0-9]+)*$ ]]; then
+  echo "ae/bench-sim.sh: --keys takes positive integers separated by commas, got '$keys'" >&2
+  exit 2
+fi
+if ! [[ "$indexes" =~ ^[a-z0-9+-]+(,[a-z0-9+-]+)*$ ]]; then
+  echo "ae/bench-sim.sh: --indexes takes index presets separated by commas, got '$indexes'" >&2
+  exit 2
+fi
+
+if [[ -z "${DMBENCH:-}" ]]; then
+  ae/setup.sh main
+  cmake --preset release >/dev/null
+  cmake --build --preset release -j"$(nproc)" --target dmbench >&2
+  DMBENCH=build/release/harness/cli/dmbench
+fi
+
+mkdir -p "$out/points"
+IFS=, read -r -a key_list <<<"$keys"
+IFS=, read -r -a index_list <<<"$indexes"
+for mix in read-intensive write-intensive; do
+  for index in "${index_list[@]}"; do
+    for count in "${key_list[@]}"; do
+      name="$mix-$index-$count"
+      echo "== $name" >&2
+      status=0
+      "$DMBENCH" run --config configs/runs/write-intensive-skewed.json \
+        --set workload.mix="$mix" --set index.preset="$index" --set workload.keys="$count" \
+        --set run.measure_ms="$measure_ms" "${sets[@]}" \
+        --out "$out/points/$name.json" >"$out/points/$name.log" 2>&1 || status=$?
+      if [[ $status -ne 0 ]]; then
+        # Exit 2 is a refused config (e.g. more memory than this machine
+        # has): the table shows why. Anything else is a failure.
+        tail -n 3 "$out/points/$name.log" >&2
+        [[ $status -eq 2 ]] || exit "$status"
+        rm -f "$out/points/$name.json"
+      fi
+    done
+  done
+done
+/usr/bin/python3 plots/sim_speed_table.py "$out"

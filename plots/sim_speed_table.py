@@ -1,0 +1,164 @@
+#!/usr/bin/python3
+"""The simulator benchmark's table (ae/bench-sim.sh): how fast the simulated
+fabric runs and how much memory it holds, one row per point.
+
+usage: plots/sim_speed_table.py DIR
+
+DIR/points/ holds what ae/bench-sim.sh wrote: NAME.json, a `dmbench run`
+result, for each point that ran, and NAME.log, its output, for every point.
+A point with a log and no result was refused before it started (the log's
+last line says why, e.g. more memory than the machine has). Writes
+DIR/sim-speed.json (one object per point) and DIR/sim-speed.md (the table),
+and prints the table.
+
+Columns: the workload mix, index preset and key count; simulated index
+operations (warm-up and window) per wall-clock second and events per
+wall-clock second, both over the simulation only; the wall time of the whole
+process and of its set-up (key space, bulkload: the whole minus the
+simulation); the process's peak resident memory and that divided by the key
+count ("–" for a result of a revision that did not record it); and the
+simulated throughput, so that a speed change that alters
+results shows.
+
+Exit status: 0; 1 when DIR holds no point or a result lacks a field (the
+message names the file and field); 2 for bad usage.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+PROG = "sim_speed_table.py"
+GIB = float(1 << 30)
+
+
+class TableError(Exception):
+    pass
+
+
+def field(result: dict, path: str, where: Path) -> Any:
+    value: Any = result
+    for part in path.split("."):
+        if not isinstance(value, dict) or part not in value:
+            raise TableError(f"{where}: {path}: missing (is it a `dmbench run` result on the "
+                             "simulated fabric?)")
+        value = value[part]
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TableError(f"{where}: {path}: must be a number, got {value!r}")
+    return value
+
+
+def text_field(result: dict, path: str, where: Path) -> str:
+    value: Any = result
+    for part in path.split("."):
+        if not isinstance(value, dict) or part not in value:
+            raise TableError(f"{where}: {path}: missing")
+        value = value[part]
+    return str(value)
+
+
+def ran_point(path: Path) -> dict:
+    try:
+        result = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise TableError(f"{path}: not a readable JSON result ({error})") from error
+    if not isinstance(result, dict):
+        raise TableError(f"{path}: a result must be a JSON object")
+    keys = field(result, "config.workload.keys", path)
+    wall = field(result, "wall_clock.wall_seconds", path)
+    simulation = field(result, "wall_clock.simulation_wall_seconds", path)
+    # Results of revisions before peak_rss_bytes existed have none.
+    peak = (field(result, "wall_clock.peak_rss_bytes", path)
+            if "peak_rss_bytes" in result.get("wall_clock", {}) else None)
+    return {
+        "point": path.stem,
+        "mix": text_field(result, "config.workload.mix", path),
+        "index": text_field(result, "config.index.preset", path),
+        "keys": keys,
+        "ran": True,
+        "index_operations": field(result, "simulator.index_operations", path),
+        "events": field(result, "simulator.events", path),
+        "index_operations_per_wall_second":
+            field(result, "wall_clock.index_operations_per_wall_second", path),
+        "events_per_wall_second": field(result, "wall_clock.events_per_wall_second", path),
+        "wall_seconds": wall,
+        "setup_wall_seconds": max(0.0, wall - simulation),
+        "peak_rss_bytes": peak,
+        "bytes_per_key": peak / keys if peak is not None and keys > 0 else None,
+        "throughput_mops": field(result, "throughput_mops", path),
+    }
+
+
+def refused_point(log: Path) -> dict:
+    lines = [line for line in log.read_text(encoding="utf-8", errors="replace").splitlines()
+             if line.strip()]
+    mix, _, rest = log.stem.partition("-intensive-")
+    index, _, keys = rest.rpartition("-")
+    return {"point": log.stem, "mix": f"{mix}-intensive", "index": index,
+            "keys": int(keys) if keys.isdigit() else 0, "ran": False,
+            "refused": lines[-1] if lines else "(no output)"}
+
+
+def points(directory: Path) -> list[dict]:
+    folder = directory / "points"
+    if not folder.is_dir():
+        raise TableError(f"{folder}: no such directory (run ae/bench-sim.sh --out {directory})")
+    rows = []
+    for log in sorted(folder.glob("*.log")):
+        result = log.with_suffix(".json")
+        rows.append(ran_point(result) if result.exists() else refused_point(log))
+    if not rows:
+        raise TableError(f"{folder}: no points (NAME.log files) in it")
+    rows.sort(key=lambda row: (row["mix"], row["index"], row["keys"]))
+    return rows
+
+
+def gibibytes(value: float | None) -> str:
+    return "–" if value is None else f"{value / GIB:.2f}"
+
+
+def per_key(value: float | None) -> str:
+    return "–" if value is None else f"{value:.0f}"
+
+
+def table(rows: list[dict]) -> str:
+    header = ("| workload | index | keys | M index ops / wall s | M events / wall s | "
+              "wall s (set-up) | peak RSS GiB | bytes / key | simulated Mops |")
+    lines = [header, "|" + "---|" * 9]
+    for row in rows:
+        start = f"| {row['mix']} skewed | {row['index']} | {row['keys']:,} |"
+        if not row["ran"]:
+            lines.append(f"{start} refused: {row['refused']} | | | | | |")
+            continue
+        lines.append(
+            f"{start} {row['index_operations_per_wall_second'] / 1e6:.3f} | "
+            f"{row['events_per_wall_second'] / 1e6:.2f} | "
+            f"{row['wall_seconds']:.1f} ({row['setup_wall_seconds']:.1f}) | "
+            f"{gibibytes(row['peak_rss_bytes'])} | {per_key(row['bytes_per_key'])} | "
+            f"{row['throughput_mops']:.3f} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1 or argv[0].startswith("-"):
+        print(f"usage: {PROG} DIR (a directory ae/bench-sim.sh wrote)", file=sys.stderr)
+        return 2
+    directory = Path(argv[0])
+    try:
+        rows = points(directory)
+    except TableError as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return 1
+    text = table(rows)
+    (directory / "sim-speed.json").write_text(json.dumps(rows, indent=2) + "\n",
+                                              encoding="utf-8")
+    (directory / "sim-speed.md").write_text(text, encoding="utf-8")
+    sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,99 @@
+"""The simulator benchmark's table (plots/sim_speed_table.py): one row per
+point, each figure taken from its result, refused points shown with their
+reason, and damaged input named.
+
+    /usr/bin/python3 -m unittest discover -s plots/tests -p test_sim_speed_table.py -v
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+import fixtures
+
+SCRIPT = Path(__file__).resolve().parents[1] / "sim_speed_table.py"
+REFUSAL = ("dmbench run: config error: the simulated cluster of workload.keys (1000000000 "
+           "keys, ...) needs at least 26.8 GiB of memory in this process, and this machine "
+           "has 23.5 GiB")
+
+
+def run(*args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(SCRIPT), *map(str, args)], capture_output=True,
+                          text=True, check=False)
+
+
+def write_point(folder: Path, mix: str, keys: int, peak: int, speed: float) -> dict:
+    config = fixtures.resolve({"workload": {"mix": mix, "keys": keys}})
+    result = fixtures.model_run(config)
+    result["wall_clock"].update({"peak_rss_bytes": peak, "wall_seconds": 30.0,
+                                 "simulation_wall_seconds": 20.0,
+                                 "index_operations_per_wall_second": speed})
+    name = f"{mix}-{config['index']['preset']}-{keys}"
+    fixtures.write_json(folder / f"{name}.json", result)
+    (folder / f"{name}.log").write_text("ran\n")
+    return result
+
+
+class SimSpeedTable(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory(prefix="dmbench-sim-speed-")
+        self.out = Path(self.tmp.name)
+        self.folder = self.out / "points"
+        self.folder.mkdir()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_rows_carry_each_results_figures_and_refusals_their_reason(self):
+        small = write_point(self.folder, "write-intensive", 10_000_000, 2 << 30, 250_000.0)
+        write_point(self.folder, "read-intensive", 10_000_000, 1 << 30, 900_000.0)
+        (self.folder / "write-intensive-sherman-1000000000.log").write_text(
+            "== loading\n" + REFUSAL + "\n\n")
+        process = run(self.out)
+        self.assertEqual(process.returncode, 0, process.stderr)
+        rows = json.loads((self.out / "sim-speed.json").read_text())
+        self.assertEqual([(r["mix"], r["keys"], r["ran"]) for r in rows],
+                         [("read-intensive", 10_000_000, True),
+                          ("write-intensive", 10_000_000, True),
+                          ("write-intensive", 1_000_000_000, False)])
+        write = rows[1]
+        self.assertEqual(write["index_operations_per_wall_second"], 250_000.0)
+        self.assertEqual(write["peak_rss_bytes"], 2 << 30)
+        self.assertAlmostEqual(write["bytes_per_key"], (2 << 30) / 10_000_000)
+        self.assertEqual(write["setup_wall_seconds"], 10.0)
+        self.assertEqual(write["throughput_mops"], small["throughput_mops"])
+        self.assertEqual(rows[2]["refused"], REFUSAL)
+        table = (self.out / "sim-speed.md").read_text()
+        self.assertEqual(process.stdout, table)
+        self.assertIn("| write-intensive skewed | sherman | 10,000,000 | 0.250 |", table)
+        self.assertIn("| 1,000,000,000 | refused: " + REFUSAL, table)
+
+    def test_a_result_without_a_field_is_named(self):
+        result = write_point(self.folder, "write-intensive", 10_000, 1 << 20, 1.0)
+        del result["wall_clock"]["events_per_wall_second"]
+        path = self.folder / "write-intensive-sherman-10000.json"
+        fixtures.write_json(path, result)
+        process = run(self.out)
+        self.assertEqual(process.returncode, 1)
+        self.assertIn(f"{path}: wall_clock.events_per_wall_second: missing", process.stderr)
+
+    def test_an_older_result_without_peak_memory_shows_a_dash(self):
+        result = write_point(self.folder, "read-intensive", 10_000, 1 << 20, 1.0)
+        del result["wall_clock"]["peak_rss_bytes"]
+        fixtures.write_json(self.folder / "read-intensive-sherman-10000.json", result)
+        process = run(self.out)
+        self.assertEqual(process.returncode, 0, process.stderr)
+        self.assertIn("| – | – |", process.stdout)
+
+    def test_no_points_and_bad_usage(self):
+        self.assertEqual(run(self.out).returncode, 1)
+        self.assertEqual(run().returncode, 2)
+
+
+if __name__ == "__main__":
+    unittest.main()
