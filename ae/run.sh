@@ -4,6 +4,7 @@
 # every point (DIR/report/results.csv, micro.csv; plots/results_csv.py).
 #
 #   ae/run.sh FIG... | all [--quick | --full] [--out DIR] [--jobs N]
+#             [--sshlogin LOGINS]
 #             [--backend sim | verbs --hosts FILE [--ssh "CMD"]] [--set path=value]...
 #
 # FIG is the "ae" name an experiment file of configs/experiments/ gives
@@ -17,7 +18,13 @@
 # Set DMBENCH to a dmbench binary to skip set-up and build.
 #
 # --backend sim (default) runs on the simulated fabric, --jobs points at a
-# time. --backend verbs runs each point, one after another, on the real RDMA
+# time. With --sshlogin, GNU parallel (Debian's `parallel`) spreads the
+# index-run points over the machines LOGINS names in its --sshlogin syntax
+# (comma-separated [N/]host, ":" for this machine), --jobs points at a time
+# on each; every host needs this checkout at the same path and DMBENCH there.
+# Point configs go to the hosts and results come back to DIR, where the
+# figures and the report read them (README, "Sweeps on many machines").
+# --backend verbs runs each point, one after another, on the real RDMA
 # cluster of the hosts file (ae/cluster/run.sh: format, --ssh, and DMBENCH's
 # path, which must hold the same build on every host); the hosts file sets
 # the number of memory and compute servers. The microbenchmarks (fig2, fig3,
@@ -51,6 +58,7 @@ jobs=$(nproc)
 backend=sim
 hosts=
 ssh_command=
+sshlogin=
 sets=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -62,6 +70,7 @@ while [[ $# -gt 0 ]]; do
     --backend) backend=${2:?--backend needs sim or verbs}; shift ;;
     --hosts) hosts=${2:?--hosts needs a hosts file}; shift ;;
     --ssh) ssh_command=${2:?--ssh needs a command}; shift ;;
+    --sshlogin) sshlogin=${2:?--sshlogin needs GNU parallel logins, e.g. ":,4/node2"}; shift ;;
     --set) sets+=(--set "${2:?--set needs path=value}"); shift ;;
     -h|--help) usage ;;
     *)
@@ -78,10 +87,20 @@ case "$backend" in
   sim)
     if [[ -n "$hosts" || -n "$ssh_command" ]]; then
       echo "ae/run.sh: --hosts and --ssh are for --backend verbs (a real cluster);" \
-           "--backend sim runs on this machine" >&2
+           "--backend sim runs on this machine, or on --sshlogin's" >&2
+      exit 2
+    fi
+    if [[ -n "$sshlogin" ]] && ! command -v parallel >/dev/null; then
+      echo "ae/run.sh: --sshlogin needs GNU parallel (Debian package parallel:" \
+           "ae/setup.sh cluster installs it)" >&2
       exit 2
     fi ;;
   verbs)
+    if [[ -n "$sshlogin" ]]; then
+      echo "ae/run.sh: --sshlogin spreads simulated points over machines;" \
+           "--backend verbs runs each point on the whole cluster of --hosts" >&2
+      exit 2
+    fi
     if [[ -z "$hosts" ]]; then
       echo "ae/run.sh: --backend verbs needs --hosts FILE, the cluster's machines" \
            "(format: ae/cluster/run.sh --help, example: ae/cluster/hosts.example)" >&2
@@ -169,8 +188,42 @@ run_on_cluster() {  # run_on_cluster NAME FILE
   fi
 }
 
-if [[ "$backend" == verbs ]]; then
-  # ae/cluster/run.sh runs this path on every host, so it must be absolute.
+# Runs the points of experiment NAME (FILE) that have no result yet through
+# GNU parallel on the --sshlogin machines, each point's config sent to its
+# host and its result and log brought back beside experiment.json, as a
+# sweep leaves them.
+run_with_parallel() {  # run_with_parallel NAME FILE
+  local name=$1 file=$2 directory=$out/$1 listing config configs=() pending=() status=0
+  listing=$("$DMBENCH" sweep --experiment "$file" --out "$directory" --configs-only \
+    "${quick[@]}" "${sets[@]}")
+  mapfile -t configs <<<"$listing"
+  for config in "${configs[@]}"; do
+    [[ -s "${config%.config.json}.json" ]] || pending+=("$config")
+  done
+  echo "[$name] ${#configs[@]} points, $(( ${#configs[@]} - ${#pending[@]} )) already done," \
+       "${#pending[@]} to run through GNU parallel on $sshlogin, $jobs per host" >&2
+  [[ ${#pending[@]} -gt 0 ]] || return 0
+  # The result is written under a temporary name and renamed, so that a
+  # point cut short never looks finished.
+  printf '%s\n' "${pending[@]}" | parallel --will-cite --sshlogin "$sshlogin" --jobs "$jobs" \
+    --workdir "$PWD" --transferfile {} \
+    --return '{= s/\.config\.json$/.json/ =}' --return '{= s/\.config\.json$/.log/ =}' \
+    --joblog "$directory/parallel.joblog" \
+    "$dmbench_path run --config {} --out {= s/\.config\.json\$/.json.partial/ =}" \
+    "> {= s/\.config\.json\$/.log/ =} 2>&1" \
+    "&& mv {= s/\.config\.json\$/.json.partial/ =} {= s/\.config\.json\$/.json/ =}" \
+    || status=$?
+  if [[ $status -ne 0 ]]; then
+    echo "ae/run.sh: $name: $status points failed through GNU parallel (their logs:" \
+         "$directory/POINT.log; the job log: $directory/parallel.joblog); run again with" \
+         "the same --out to retry only those" >&2
+    exit 1
+  fi
+}
+
+if [[ "$backend" == verbs || -n "$sshlogin" ]]; then
+  # ae/cluster/run.sh and GNU parallel run this path on every host, so it
+  # must be absolute.
   dmbench_path=$DMBENCH
   [[ "$dmbench_path" == /* ]] || dmbench_path=$PWD/$dmbench_path
 fi
@@ -191,6 +244,9 @@ for figure in "${figures[@]}"; do
     elif [[ "$backend" == verbs ]]; then
       echo "== $figure: $name ($mode, on the cluster of $hosts)" >&2
       run_on_cluster "$name" "$file"
+    elif [[ -n "$sshlogin" ]]; then
+      echo "== $figure: $name ($mode, through GNU parallel on $sshlogin)" >&2
+      run_with_parallel "$name" "$file"
     else
       echo "== $figure: $name ($mode)" >&2
       "$DMBENCH" sweep --experiment "$file" --out "$out/$name" --resume --jobs "$jobs" \

@@ -12,7 +12,8 @@
 #            ae/softroce/vm.sh loads, kept under ~/.cache/dmbench/softroce/)
 #   cluster  main, plus what a node of a real RDMA cluster needs for
 #            ae/run.sh --backend verbs and ae/cluster/run.sh: rdma-core and
-#            its providers, ssh; no qemu, no kernel
+#            its providers, ssh; and GNU parallel, for simulated sweeps
+#            spread over machines (ae/run.sh --sshlogin); no qemu, no kernel
 #
 # With no PROFILE it sets up `main`, the README's main job: the smallest set,
 # and every other profile includes it. Idempotent: installs only what is
@@ -32,17 +33,19 @@ main=(
   libibverbs-dev librdmacm-dev
   python3 python3-matplotlib
 )
-# The Soft-RoCE VM of ae/softroce/vm.sh (and the kernel, below). No profile
+# The Soft-RoCE VM of ae/softroce/vm.sh (and the kernel, below), and GNU
+# parallel for the test of ae/run.sh --sshlogin on this machine. No profile
 # installs clang-format (.clang-format's style): nothing run here uses it, and
 # it would add 40 MB of LLVM to the tests' download.
 test=(
   qemu-system-x86 busybox-static ibverbs-providers ibverbs-utils rdmacm-utils
-  iproute2 kmod cpio
+  iproute2 kmod cpio parallel
 )
 # A real cluster node: the RDMA userspace (providers for the NIC, udev rules,
-# diagnostics) and ssh, ae/cluster/run.sh's default way to reach the hosts.
+# diagnostics) and ssh, ae/cluster/run.sh's default way to reach the hosts;
+# GNU parallel spreads simulated points over machines through ssh.
 cluster=(
-  rdma-core ibverbs-providers ibverbs-utils openssh-client
+  rdma-core ibverbs-providers ibverbs-utils openssh-client parallel
 )
 
 profiles=("$@")

@@ -72,7 +72,7 @@ run cluster
 [[ $status -eq 0 ]] || fail "setup.sh cluster exited $status: $out"
 cluster=$(packages "$apt")
 [[ -z "$(comm -23 <(echo "$main") <(echo "$cluster"))" ]] || fail "cluster lacks some of main's packages"
-for p in rdma-core ibverbs-providers openssh-client; do has "$cluster" "$p" cluster; done
+for p in rdma-core ibverbs-providers openssh-client parallel; do has "$cluster" "$p" cluster; done
 for p in qemu-system-x86 busybox-static; do lacks "$cluster" "$p" cluster; done
 
 # Without root or sudo: the exact line to run, exit 1, apt-get never called.
