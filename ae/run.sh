@@ -213,10 +213,16 @@ run_with_parallel() {  # run_with_parallel NAME FILE
     "> {= s/\.config\.json\$/.log/ =} 2>&1" \
     "&& mv {= s/\.config\.json\$/.json.partial/ =} {= s/\.config\.json\$/.json/ =}" \
     || status=$?
-  if [[ $status -ne 0 ]]; then
-    echo "ae/run.sh: $name: $status points failed through GNU parallel (their logs:" \
-         "$directory/POINT.log; the job log: $directory/parallel.joblog); run again with" \
-         "the same --out to retry only those" >&2
+  # GNU parallel's exit status: the number of failed jobs up to 100, 101 for
+  # more, 255 when it could not run them (its message says why).
+  if [[ $status -ge 1 && $status -le 101 ]]; then
+    echo "ae/run.sh: $name: $( [[ $status -le 100 ]] && echo "$status" || echo "more than 100")" \
+         "points failed through GNU parallel (their logs: $directory/POINT.log; the job log:" \
+         "$directory/parallel.joblog); run again with the same --out to retry only those" >&2
+    exit 1
+  elif [[ $status -ne 0 ]]; then
+    echo "ae/run.sh: $name: GNU parallel could not run the points (exit status $status;" \
+         "its message is above)" >&2
     exit 1
   fi
 }

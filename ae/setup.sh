@@ -43,9 +43,10 @@ test=(
 )
 # A real cluster node: the RDMA userspace (providers for the NIC, udev rules,
 # diagnostics) and ssh, ae/cluster/run.sh's default way to reach the hosts;
-# GNU parallel spreads simulated points over machines through ssh.
+# GNU parallel spreads simulated points over machines through ssh, sending
+# files with rsync.
 cluster=(
-  rdma-core ibverbs-providers ibverbs-utils openssh-client parallel
+  rdma-core ibverbs-providers ibverbs-utils openssh-client parallel rsync
 )
 
 profiles=("$@")
