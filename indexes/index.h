@@ -17,11 +17,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <utility>
 #include <vector>
 
 #include "harness/rdma/client.h"
+#include "indexes/common/bulkload_source.h"
 #include "indexes/common/index_op_stats.h"
 
 namespace dmbench::indexes {
@@ -30,16 +32,21 @@ namespace dmbench::indexes {
 constexpr uint64_t kMinUserKey = 1;
 constexpr uint64_t kMaxUserKey = UINT64_MAX - 1;
 
-using KeyValue = std::pair<uint64_t, uint64_t>;
-
 class Index {
  public:
   virtual ~Index() = default;
 
-  // Builds the index from `sorted` (strictly ascending keys), leaves (or
-  // their equivalent) filled to `fill_factor` in (0, 1].
-  virtual void Bulkload(rdma::Client& client, std::span<const KeyValue> sorted,
+  // Builds the index from `source` (strictly ascending keys), leaves (or
+  // their equivalent) filled to `fill_factor` in (0, 1]. The index may keep
+  // `source` and read it while it is in use (to build nodes on first touch).
+  virtual void Bulkload(rdma::Client& client, std::shared_ptr<const BulkloadSource> source,
                         double fill_factor) = 0;
+  // The same from an array, which is copied.
+  void Bulkload(rdma::Client& client, std::span<const KeyValue> sorted, double fill_factor) {
+    Bulkload(client,
+             std::make_shared<SortedEntries>(std::vector<KeyValue>(sorted.begin(), sorted.end())),
+             fill_factor);
+  }
 
   // Whether `key` is present; its value in *value if so.
   virtual bool Lookup(rdma::Client& client, uint64_t key, uint64_t* value, IndexOpStats& stats) = 0;

@@ -25,9 +25,9 @@ void CheckInitialKey(uint64_t key, uint64_t size) {
 
 KeySpace::KeySpace(const WorkloadSpec& spec, uint64_t seed)
     : size_(spec.Validated().keys),
-      bulkload_count_(spec.BulkloadCount()),
       ranks_(size_, DeriveSeed(seed, kRankStream)),
-      loading_(size_, DeriveSeed(seed, kLoadingStream)),
+      bulkloaded_(size_, spec.BulkloadCount(),
+                  KeyScrambler(size_, DeriveSeed(seed, kLoadingStream))),
       next_insert_key_(size_ + 1) {
   const uint64_t population = spec.ZipfPopulation();
   if (spec.distribution == KeyDistribution::kUniform) return;
@@ -42,17 +42,12 @@ uint64_t KeySpace::RankOfKey(uint64_t key) const {
   return ranks_.Inverse(key - 1);
 }
 
-bool KeySpace::Bulkloaded(uint64_t key) const {
-  if (key < 1 || key > size_) return false;
-  return loading_.Inverse(key - 1) < bulkload_count_;
-}
-
 uint64_t KeySpace::BulkloadedKey(uint64_t index) const {
-  if (index >= bulkload_count_) {
+  if (index >= bulkloaded_.count()) {
     throw std::out_of_range("KeySpace: bulkloaded key index " + std::to_string(index) +
-                            " is outside [0, " + std::to_string(bulkload_count_) + ")");
+                            " is outside [0, " + std::to_string(bulkloaded_.count()) + ")");
   }
-  return loading_.Permute(index) + 1;
+  return bulkloaded_.At(index);
 }
 
 uint64_t KeySpace::BulkloadValue(uint64_t value_seed, uint64_t key) {
@@ -61,7 +56,7 @@ uint64_t KeySpace::BulkloadValue(uint64_t value_seed, uint64_t key) {
 
 std::vector<std::pair<uint64_t, uint64_t>> KeySpace::BulkloadEntries(uint64_t value_seed) const {
   std::vector<std::pair<uint64_t, uint64_t>> entries;
-  entries.reserve(bulkload_count_);
+  entries.reserve(bulkloaded_.count());
   // Walking the keys in order yields them sorted without a sort, and without holding the
   // permutation's image in memory next to the entries.
   for (uint64_t key = 1; key <= size_; ++key) {

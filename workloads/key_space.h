@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "workloads/bulkloaded_keys.h"
 #include "workloads/key_scrambler.h"
 #include "workloads/workload_spec.h"
 #include "workloads/zipfian_generator.h"
@@ -59,9 +60,11 @@ class KeySpace {
   uint64_t RankOfKey(uint64_t key) const;
 
   // Whether the bulkload inserts `key`. False for keys outside [1, N].
-  bool Bulkloaded(uint64_t key) const;
+  bool Bulkloaded(uint64_t key) const { return bulkloaded_.Contains(key); }
+  // The same as a copyable view, for what reads the bulkload after this is gone.
+  const BulkloadedKeys& bulkloaded() const { return bulkloaded_; }
   // round(N * bulkload_fraction), the number of bulkloaded keys.
-  uint64_t bulkload_count() const { return bulkload_count_; }
+  uint64_t bulkload_count() const { return bulkloaded_.count(); }
   // The index-th bulkloaded key, index in [0, bulkload_count()), in no particular order
   // (std::out_of_range otherwise). Lets a caller pick a bulkloaded key in O(1).
   uint64_t BulkloadedKey(uint64_t index) const;
@@ -88,9 +91,8 @@ class KeySpace {
 
  private:
   uint64_t size_;
-  uint64_t bulkload_count_;
   KeyScrambler ranks_;
-  KeyScrambler loading_;
+  BulkloadedKeys bulkloaded_;
   std::shared_ptr<const ZipfianGenerator> zipfian_;
   std::atomic<uint64_t> next_insert_key_;
 };

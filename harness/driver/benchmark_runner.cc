@@ -12,6 +12,7 @@
 #include "harness/driver/arrival_schedule.h"
 #include "harness/driver/build_info.h"
 #include "harness/driver/fabric.h"
+#include "harness/driver/key_space_bulkload.h"
 #include "harness/driver/memory_budget.h"
 #include "harness/driver/run_statistics.h"
 #include "indexes/common/consistency_checker.h"
@@ -105,20 +106,24 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress,
   } else {
     key_space.emplace(config.workload, config.seed);
   }
-  const std::vector<indexes::KeyValue> entries =
-      trace ? trace->BulkloadEntries() : key_space->BulkloadEntries(config.seed);
+  // Read by the index while it builds nodes, not held as one array.
+  const std::shared_ptr<const indexes::BulkloadSource> bulkload =
+      trace ? std::shared_ptr<const indexes::BulkloadSource>(
+                  std::make_shared<indexes::SortedEntries>(trace->BulkloadEntries()))
+            : std::make_shared<KeySpaceBulkload>(key_space->bulkloaded(), config.seed);
   fabric->Synchronize(0, "connected");
-  if (progress) *progress << "[" << config.name << "] bulkload " << entries.size() << " keys\n";
+  if (progress) *progress << "[" << config.name << "] bulkload " << bulkload->size() << " keys\n";
   fabric->Run(
       [&](rdma::Client& client) {
-        if (client.location().index == 0) index->Bulkload(client, entries, config.fill_factor);
+        if (client.location().index == 0) index->Bulkload(client, bulkload, config.fill_factor);
       },
       /*measured=*/false);
   fabric->Synchronize(1, "bulkload done");
   std::shared_ptr<indexes::ConsistencyChecker> checker;
   if (config.verify) {
     checker = std::make_shared<indexes::ConsistencyChecker>();
-    for (const auto& [key, value] : entries) checker->SetInitial(key, value);
+    bulkload->ForEach(
+        [&](const indexes::KeyValue& entry) { checker->SetInitial(entry.first, entry.second); });
   }
 
   const uint32_t clients = shape.clients;
@@ -239,7 +244,7 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress,
       {"config", config.ToJson()},
       {"backend", fabric->BackendJson()},
       {"seed", config.seed},
-      {"bulkload", {{"keys", entries.size()}, {"fill_factor", config.fill_factor}}},
+      {"bulkload", {{"keys", bulkload->size()}, {"fill_factor", config.fill_factor}}},
       {"workload_scale", (trace ? trace->Scale() : workloads::DescribeScale(*key_space)).ToJson()},
       {"measured_seconds", measured_seconds},
       {"throughput_mops", operations["overall"]["throughput_mops"]},

@@ -48,9 +48,17 @@ uint64_t PeakResidentBytes() {
 
 uint64_t RunMemoryLowerBound(const RunConfig& config, uint64_t atomic_buckets) {
   const long double keys = static_cast<long double>(config.workload.BulkloadCount());
-  long double bytes = keys * 16;  // (key, value) pairs handed to the bulkload
+  const long double entry_bytes = config.index.key_bytes + config.index.value_bytes;
+  // At least this many nodes hold the bulkload; the bulkload keeps each one's
+  // low fence and address (its shape) while the tree is in use.
+  const long double nodes = keys * entry_bytes / config.index.node_bytes;
+  long double bytes = nodes * 16;
+  if (!config.workload.trace.empty()) bytes += keys * 16;  // a trace's load file, held sorted
+  if (config.verify) bytes += keys * 16;                   // the checker's initial values
   if (config.backend.type == "sim") {
-    bytes += keys * (config.index.key_bytes + config.index.value_bytes);
+    // The memory servers live in this process: nodes built on first touch
+    // cost their bookkeeping until then; written up front, their bytes.
+    bytes += config.backend.deferred_bulkload ? nodes * 24 : keys * entry_bytes;
     // A bucket holds at least its free time and its queue of waiters.
     constexpr long double kBucketBytes = sizeof(int64_t) + sizeof(std::deque<void*>);
     bytes +=
@@ -90,7 +98,7 @@ void RequireMachineFor(const RunConfig& config) {
                            " keys, of which workload.bulkload_fraction bulkloads " +
                            std::to_string(config.workload.BulkloadCount()) + ")";
   if (config.backend.type != "sim") {
-    RequireMemory(RunMemoryLowerBound(config, 0), keys + ", 16 bytes per bulkloaded key,");
+    RequireMemory(RunMemoryLowerBound(config, 0), keys + ", with the bulkloaded tree's shape,");
     return;
   }
   const rdma::sim::NicProfile profile = SimNicProfile(config);
@@ -98,8 +106,9 @@ void RequireMachineFor(const RunConfig& config) {
                 "the simulated cluster of " + keys + " and topology.memory_servers (" +
                     std::to_string(config.topology.memory_servers) + ", with " +
                     std::to_string(profile.atomic_buckets) +
-                    " atomic buckets each), counting only the bulkload's keys and values and "
-                    "the buckets,");
+                    " atomic buckets each), counting only the bulkloaded tree's shape, its "
+                    "nodes (or, with backend.deferred_bulkload, their bookkeeping) and the "
+                    "buckets,");
   RequireSimulatedTopology(config.topology);
 }
 

@@ -19,11 +19,13 @@ uint64_t PhysicalMemoryBytes();
 // inside so that every result carries it.
 uint64_t PeakResidentBytes();
 
-// The least this process holds for a run of `config`: the bulkload's
-// entries (16 bytes per key) and, on the simulated fabric, whose memory
-// servers live in this process, the keys and values the tree stores and
-// the NICs' atomic buckets. `atomic_buckets`: the NIC profile's, per
-// memory server (0 for a real cluster).
+// The least this process holds for a run of `config`: the bulkloaded
+// tree's shape (16 bytes per node), a trace's load file and the checker's
+// initial values when asked for, and, on the simulated fabric, whose memory
+// servers live in this process, the bulkloaded nodes (or their bookkeeping
+// until first touch, backend.deferred_bulkload) and the NICs' atomic
+// buckets. `atomic_buckets`: the NIC profile's, per memory server (0 for a
+// real cluster).
 uint64_t RunMemoryLowerBound(const RunConfig& config, uint64_t atomic_buckets);
 
 // Throws ConfigError naming `what` (the fields that ask for it) when

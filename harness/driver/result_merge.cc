@@ -146,7 +146,9 @@ nlohmann::json VerifyTogether(const std::vector<ComputeServerResult>& results) {
   } catch (const ConfigError& error) {
     throw ConfigError(results[0].file.string() + ": config." + error.what());
   }
-  RequireMemory(RunMemoryLowerBound(config, 0),
+  // The checker's initial values, 16 bytes per bulkloaded key.
+  const uint64_t count = config.workload.BulkloadCount();
+  RequireMemory(count > UINT64_MAX / 16 ? UINT64_MAX : count * 16,
                 results[0].file.string() + ": checking the histories against the bulkload of " +
                     "config.workload.keys (" + std::to_string(config.workload.keys) +
                     "), 16 bytes per bulkloaded key,");

@@ -103,7 +103,11 @@ const ConfigFields<BackendConfig>& BackendConfig::SimFields() {
             },
             [](const BackendConfig& backend) {
               return backend.nic_overrides.empty() ? nlohmann::json() : backend.nic_overrides;
-            });
+            })
+        .Bool("deferred_bulkload", &BackendConfig::deferred_bulkload,
+              "memory servers build each bulkloaded node when a verb first touches it, taking "
+              "no simulated time and no memory until then (false: every node is written "
+              "before the run, in simulated time, as real backends do)");
     return list;
   }();
   return fields;

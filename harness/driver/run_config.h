@@ -29,6 +29,9 @@ struct BackendConfig {
   // sim: {"parameter": value} over the profile's values, each checked as in
   // a profile file (e.g. {"processing_units": 0} switches a mechanism off).
   nlohmann::json nic_overrides = nlohmann::json::object();
+  // sim: build bulkloaded nodes on first touch (rdma/deferred_content.h), so
+  // that a run's memory is what it touches; false writes them all up front.
+  bool deferred_bulkload = true;
   rdma::verbs::VerbsOptions verbs;  // verbs: where the memory servers are
 
   // The fields of a sim backend section (beside its "type").

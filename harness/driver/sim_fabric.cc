@@ -51,6 +51,7 @@ class SimFabric final : public Fabric {
   static rdma::sim::SimOptions Options(const RunConfig& config) {
     rdma::sim::SimOptions options;
     options.seed = config.seed;
+    options.deferred_writes = config.backend.deferred_bulkload;
     return options;
   }
 

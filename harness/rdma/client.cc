@@ -80,6 +80,14 @@ void Client::PostWithoutWaiting(std::span<const WorkRequest> batch) {
   CountWithoutWaiting(batch);
 }
 
+void Client::WriteDeferred(std::shared_ptr<const DeferredContent> content) {
+  std::vector<uint8_t> bytes(content->block_bytes());
+  for (uint64_t block = 0; block < content->blocks(); ++block) {
+    content->Fill(block, bytes);
+    Write(content->address(block), bytes.data(), content->block_bytes());
+  }
+}
+
 void Client::PostBatchWithoutWaiting(std::span<const WorkRequest> batch) {
   std::vector<WorkRequest> copy(batch.begin(), batch.end());
   const std::span<WorkRequest> waited(copy);

@@ -8,10 +8,12 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <optional>
 #include <span>
 
 #include "harness/rdma/client_location.h"
+#include "harness/rdma/deferred_content.h"
 #include "harness/rdma/op_stats.h"
 #include "harness/rdma/work_request.h"
 
@@ -61,6 +63,12 @@ class Client {
   // bytes but not as a round trip, since nobody waits for it. A backend may
   // still wait for it; the simulated fabric does not.
   void PostWithoutWaiting(std::span<const WorkRequest> batch);
+  // Makes `content`'s blocks part of remote memory (deferred_content.h): the
+  // simulated fabric builds each block when a verb first touches it, taking
+  // no simulated time and no memory until then; other backends write every
+  // block now, one Write each. The caller must not write to the blocks'
+  // addresses otherwise before this returns.
+  virtual void WriteDeferred(std::shared_ptr<const DeferredContent> content);
 
   // Compute-side primitives for sharing between the clients of one compute
   // server (local lock tables, handover).

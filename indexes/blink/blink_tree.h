@@ -46,7 +46,8 @@ class BLinkTree final : public Index {
 
   // The Index operations (indexes/index.h). Bulkload replaces whatever the
   // root pointer named.
-  void Bulkload(rdma::Client& client, std::span<const KeyValue> sorted,
+  using Index::Bulkload;
+  void Bulkload(rdma::Client& client, std::shared_ptr<const BulkloadSource> source,
                 double fill_factor) override;
   bool Lookup(rdma::Client& client, uint64_t key, uint64_t* value, IndexOpStats& stats) override;
   void Upsert(rdma::Client& client, uint64_t key, uint64_t value, IndexOpStats& stats) override;

@@ -1,5 +1,8 @@
 // Bulkload: builds the tree bottom-up from sorted keys, as the paper's
-// experiments do before each run (§5.1: 80% full).
+// experiments do before each run (§5.1: 80% full). One pass over the entries
+// fixes the tree's shape (each node's low fence and address); the nodes'
+// bytes are a BulkloadImage, which the client writes now or, on the
+// simulated fabric, when a run first touches each node.
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -9,87 +12,70 @@
 #include "harness/util/random.h"
 #include "indexes/blink/blink_tree.h"
 #include "indexes/blink/blink_tree_internals.h"
+#include "indexes/blink/bulkload_image.h"
 #include "indexes/common/index_layout.h"
 
 namespace dmbench::indexes {
 
-void BLinkTree::Bulkload(rdma::Client& client, std::span<const KeyValue> sorted,
+void BLinkTree::Bulkload(rdma::Client& client, std::shared_ptr<const BulkloadSource> source,
                          double fill_factor) {
   if (!(fill_factor > 0 && fill_factor <= 1)) {
     throw std::invalid_argument("bulkload fill factor must be in (0, 1], got " +
                                 std::to_string(fill_factor));
-  }
-  for (size_t i = 0; i < sorted.size(); ++i) {
-    const uint64_t key = sorted[i].first;
-    if (key < kMinUserKey || key > kMaxUserKey || (i > 0 && key <= sorted[i - 1].first)) {
-      throw std::invalid_argument(
-          "bulkload keys must be strictly ascending in [1, 2^64 - 2]; "
-          "entry " +
-          std::to_string(i) + " is " + std::to_string(key));
-    }
   }
   const auto per_leaf =
       static_cast<size_t>(std::max<double>(1, std::floor(format_.leaf_capacity() * fill_factor)));
   // An internal node of n entries has n + 1 children.
   const auto per_internal = static_cast<size_t>(
       std::max<double>(2, std::floor((format_.internal_capacity() + 1) * fill_factor)));
-  Scratch& scratch = ScratchOf(client);
+
+  // The leaves' low fences, checking the keys on the way.
+  std::vector<BulkloadImage::Level> levels(1);
+  levels[0].low_fences.push_back(0);
+  uint64_t count = 0;
+  uint64_t previous = 0;
+  source->ForEach([&](const KeyValue& entry) {
+    const uint64_t key = entry.first;
+    if (key < kMinUserKey || key > kMaxUserKey || (count > 0 && key <= previous)) {
+      throw std::invalid_argument(
+          "bulkload keys must be strictly ascending in [1, 2^64 - 2]; "
+          "entry " +
+          std::to_string(count) + " is " + std::to_string(key));
+    }
+    if (count > 0 && count % per_leaf == 0) levels[0].low_fences.push_back(key);
+    previous = key;
+    ++count;
+  });
+  if (count != source->size()) {
+    throw std::logic_error("bulkload source gave " + std::to_string(count) +
+                           " entries but says it holds " + std::to_string(source->size()));
+  }
 
   // Nodes go to the memory servers in turn, one by one, so that neither the
   // leaves of a key range nor the internal nodes pile up on one server.
   uint64_t placed = 0;
   auto place = [&]() {
-    return client.allocator().AllocateOn(client, format_.node_bytes(),
-                                         static_cast<uint32_t>(placed++ % shape_.memory_servers));
+    return client.allocator()
+        .AllocateOn(client, format_.node_bytes(),
+                    static_cast<uint32_t>(placed++ % shape_.memory_servers))
+        .Pack();
   };
-  // (low fence, address) of each node of the level being built.
-  std::vector<std::pair<uint64_t, rdma::GlobalAddress>> level_nodes;
-  const size_t leaves = std::max<size_t>(1, (sorted.size() + per_leaf - 1) / per_leaf);
-  for (size_t i = 0; i < leaves; ++i) {
-    level_nodes.emplace_back(i == 0 ? 0 : sorted[i * per_leaf].first, place());
-  }
-  for (size_t i = 0; i < leaves; ++i) {
-    NodeImage leaf = EmptyLeaf();
-    leaf.low_fence = level_nodes[i].first;
-    leaf.high_fence = i + 1 < leaves ? level_nodes[i + 1].first : kInfinity;
-    leaf.sibling = i + 1 < leaves ? level_nodes[i + 1].second : rdma::GlobalAddress::Null();
-    const size_t begin = i * per_leaf;
-    const size_t end = std::min(sorted.size(), begin + per_leaf);
-    if (!format_.unsorted_leaves()) leaf.slots.resize(end - begin);
-    for (size_t k = begin; k < end; ++k) {
-      leaf.slots[k - begin] = LeafSlot{sorted[k].first, sorted[k].second};
+  levels[0].addresses.reserve(levels[0].nodes());
+  for (size_t i = 0; i < levels[0].nodes(); ++i) levels[0].addresses.push_back(place());
+  while (levels.back().nodes() > 1) {
+    const BulkloadImage::Level& below = levels.back();
+    BulkloadImage::Level above;
+    for (size_t i = 0; i < below.nodes(); i += per_internal) {
+      above.low_fences.push_back(below.low_fences[i]);
+      above.addresses.push_back(place());
     }
-    format_.Encode(leaf, scratch.node.data());
-    client.Write(level_nodes[i].second, scratch.node.data(), format_.node_bytes());
+    levels.push_back(std::move(above));
   }
 
-  uint8_t level = 0;
-  while (level_nodes.size() > 1) {
-    ++level;
-    std::vector<std::pair<uint64_t, rdma::GlobalAddress>> parents;
-    const size_t count = (level_nodes.size() + per_internal - 1) / per_internal;
-    for (size_t i = 0; i < count; ++i) {
-      parents.emplace_back(level_nodes[i * per_internal].first, place());
-    }
-    for (size_t i = 0; i < count; ++i) {
-      NodeImage node;
-      node.level = level;
-      node.low_fence = parents[i].first;
-      node.high_fence = i + 1 < count ? parents[i + 1].first : kInfinity;
-      node.sibling = i + 1 < count ? parents[i + 1].second : rdma::GlobalAddress::Null();
-      const size_t begin = i * per_internal;
-      const size_t end = std::min(level_nodes.size(), begin + per_internal);
-      node.leftmost = level_nodes[begin].second;
-      for (size_t c = begin + 1; c < end; ++c) {
-        node.entries.push_back({level_nodes[c].first, level_nodes[c].second});
-      }
-      format_.Encode(node, scratch.node.data());
-      client.Write(parents[i].second, scratch.node.data(), format_.node_bytes());
-    }
-    level_nodes = std::move(parents);
-  }
-
-  const uint64_t root = level_nodes.front().second.Pack();
+  auto image = std::make_shared<BulkloadImage>(format_, EmptyLeaf(), std::move(source),
+                                               std::move(levels), per_leaf, per_internal);
+  client.WriteDeferred(image);
+  const uint64_t root = image->root().Pack();
   client.Write(rdma::GlobalAddress::Host(0, IndexLayout::kRootPointerOffset), &root, sizeof(root));
   // Every compute server starts from a cold cache over the new tree.
   for (size_t i = 0; i < compute_servers_.size(); ++i) {

@@ -35,9 +35,10 @@ TEST(IndexInterface, ATestOnlyIndexRunsThroughTheDriverAndTheChecker) {
 // Returns a value one off for every key it finds: the checker must say so.
 class OffByOneIndex final : public indexes::Index {
  public:
-  void Bulkload(rdma::Client& client, std::span<const indexes::KeyValue> sorted,
+  using Index::Bulkload;
+  void Bulkload(rdma::Client& client, std::shared_ptr<const indexes::BulkloadSource> source,
                 double fill_factor) override {
-    inner_.Bulkload(client, sorted, fill_factor);
+    inner_.Bulkload(client, std::move(source), fill_factor);
   }
   bool Lookup(rdma::Client& client, uint64_t key, uint64_t* value,
               indexes::IndexOpStats& stats) override {

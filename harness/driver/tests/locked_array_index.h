@@ -19,13 +19,16 @@ namespace dmbench::driver::testing {
 
 class LockedArrayIndex final : public indexes::Index {
  public:
-  void Bulkload(rdma::Client& client, std::span<const indexes::KeyValue> sorted,
+  using Index::Bulkload;
+  void Bulkload(rdma::Client& client, std::shared_ptr<const indexes::BulkloadSource> source,
                 double /*fill_factor*/) override {
+    std::vector<Entry> sorted;
+    source->ForEach([&](const indexes::KeyValue& entry) { sorted.push_back(entry); });
     capacity_ = 2 * sorted.size() + 4096;
     base_ = client.allocator().Allocate(client, kEntriesOffset + capacity_ * sizeof(Entry));
     const uint64_t unlocked = 0;
     client.Write(base_, &unlocked, 8);
-    WriteArray(client, std::vector<Entry>(sorted.begin(), sorted.end()));
+    WriteArray(client, sorted);
   }
 
   bool Lookup(rdma::Client& client, uint64_t key, uint64_t* value,

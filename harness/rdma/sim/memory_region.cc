@@ -21,7 +21,7 @@ SimTime Spread(SimTime start, SimTime end, uint64_t k, uint64_t n) {
 }  // namespace
 
 MemoryRegion::MemoryRegion(uint64_t bytes, uint64_t cacheline_bytes)
-    : size_(bytes), cacheline_bytes_(cacheline_bytes) {
+    : size_(bytes), deferred_(bytes), cacheline_bytes_(cacheline_bytes) {
   // Anonymous, unreserved pages: a simulated server of many GiB costs only the
   // pages the index touches, and they start zeroed like registered memory.
   void* mapping = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
@@ -36,11 +36,26 @@ MemoryRegion::MemoryRegion(uint64_t bytes, uint64_t cacheline_bytes)
 
 MemoryRegion::~MemoryRegion() { munmap(bytes_, size_); }
 
+void MemoryRegion::AddDeferred(std::shared_ptr<const DeferredContent> content,
+                               std::span<const uint64_t> blocks) {
+  for (const uint64_t block : blocks) {
+    if (content->address(block).offset + content->block_bytes() > size_) {
+      throw VerbError("a deferred block at " + content->address(block).ToString() + " of " +
+                      std::to_string(content->block_bytes()) +
+                      " bytes ends past the memory server's " + std::to_string(size_) + " bytes");
+    }
+  }
+  deferred_.MaterializeAll(bytes_);
+  deferred_.Add(std::move(content), blocks);
+}
+
 void MemoryRegion::NoteReadWindow(SimTime window) {
   longest_read_window_ = std::max(longest_read_window_, window);
 }
 
 void MemoryRegion::Log(uint64_t offset, uint32_t length, SimTime start, SimTime end) {
+  // What the write overwrites must exist first.
+  deferred_.Materialize(bytes_, offset, length);
   // Entries that ended before any READ still pending could have sampled
   // cannot matter any more.
   while (!log_.empty() && log_.front().end < start - longest_read_window_) log_.pop_front();
@@ -63,7 +78,8 @@ void MemoryRegion::WriteWord(uint64_t offset, uint64_t value, SimTime now) {
   std::memcpy(bytes_ + offset, &value, sizeof(value));
 }
 
-uint64_t MemoryRegion::ReadWord(uint64_t offset) const {
+uint64_t MemoryRegion::ReadWord(uint64_t offset) {
+  deferred_.Materialize(bytes_, offset, sizeof(uint64_t));
   uint64_t value;
   std::memcpy(&value, bytes_ + offset, sizeof(value));
   return value;
@@ -78,6 +94,7 @@ SimTime MemoryRegion::LineLandedAt(const LoggedWrite& write, uint64_t line) cons
 void MemoryRegion::Read(uint64_t offset, void* destination, uint32_t length, SimTime start,
                         SimTime end, DmaOrder order, Random& random) {
   auto* out = static_cast<uint8_t*>(destination);
+  deferred_.Materialize(bytes_, offset, length);
   std::memcpy(out, bytes_ + offset, length);
 
   const uint64_t read_end = offset + length;

@@ -12,8 +12,12 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
+#include <span>
 #include <vector>
 
+#include "harness/rdma/deferred_content.h"
+#include "harness/rdma/sim/deferred_blocks.h"
 #include "harness/rdma/sim/nic_profile.h"
 #include "harness/rdma/sim/sim_time.h"
 #include "harness/util/random.h"
@@ -27,7 +31,20 @@ class MemoryRegion {
   MemoryRegion(const MemoryRegion&) = delete;
   MemoryRegion& operator=(const MemoryRegion&) = delete;
 
-  uint8_t* bytes() { return bytes_; }
+  // Raw bytes, outside simulated time (tests, inspection): every deferred
+  // block is built first.
+  uint8_t* bytes() {
+    deferred_.MaterializeAll(bytes_);
+    return bytes_;
+  }
+
+  // Takes the deferred blocks `blocks` of `content` that lie in this region
+  // (rdma/deferred_content.h); each is built when an access first overlaps
+  // it. Blocks still pending from earlier content are built first, so that
+  // the newer content wins where the two overlap.
+  void AddDeferred(std::shared_ptr<const DeferredContent> content,
+                   std::span<const uint64_t> blocks);
+  const DeferredBlocks& deferred() const { return deferred_; }
 
   // A READ will sample over a window of `window` before its completion; the
   // write log must reach back that far.
@@ -38,7 +55,7 @@ class MemoryRegion {
   void Write(uint64_t offset, const void* source, uint32_t length, SimTime start, SimTime end);
   // Applies the result of an atomic at `now` (one word, one instant).
   void WriteWord(uint64_t offset, uint64_t value, SimTime now);
-  uint64_t ReadWord(uint64_t offset) const;
+  uint64_t ReadWord(uint64_t offset);
 
   // Resolves a READ whose cachelines were sampled over [start, end] in
   // `order`; `end` is the current simulated time.
@@ -63,6 +80,7 @@ class MemoryRegion {
 
   uint8_t* bytes_;
   uint64_t size_;
+  DeferredBlocks deferred_;
   uint64_t cacheline_bytes_;
   SimTime longest_read_window_ = 0;
   std::deque<LoggedWrite> log_;

@@ -135,6 +135,27 @@ void SimClient::WakeUp(Client& other, uint32_t spinners) {
   }
 }
 
+void SimClient::WriteDeferred(std::shared_ptr<const DeferredContent> content) {
+  if (!cluster_.options().deferred_writes) {
+    Client::WriteDeferred(std::move(content));
+    return;
+  }
+  // Grouped by memory server, so each region sorts its blocks once.
+  std::vector<std::vector<uint64_t>> by_server(cluster_.topology().memory_servers);
+  for (uint64_t block = 0; block < content->blocks(); ++block) {
+    const GlobalAddress address = content->address(block);
+    if (address.space != MemorySpace::kHost || address.server >= by_server.size()) {
+      throw VerbError("a deferred block must lie in a memory server's host memory, not at " +
+                      address.ToString());
+    }
+    by_server[address.server].push_back(block);
+  }
+  for (size_t server = 0; server < by_server.size(); ++server) {
+    cluster_.memory(static_cast<uint16_t>(server), MemorySpace::kHost)
+        .AddDeferred(content, by_server[server]);
+  }
+}
+
 uint64_t SimClient::NowNanoseconds() const {
   return static_cast<uint64_t>(ThreadTime() / kPicosecondsPerNanosecond);
 }

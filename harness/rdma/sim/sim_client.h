@@ -39,6 +39,9 @@ class SimClient final : public Client {
   std::optional<uint64_t> UnloadedReadNanoseconds(GlobalAddress source,
                                                   uint32_t length) const override;
   ChunkAllocator& allocator() override { return thread_.allocator; }
+  // Hands the blocks to their memory regions, to be built on first touch;
+  // takes no simulated time.
+  void WriteDeferred(std::shared_ptr<const DeferredContent> content) override;
 
  protected:
   void WakeUp(Client& other, uint32_t spinners) override;

@@ -31,6 +31,9 @@ struct SimOptions {
   // than left to spin (e.g. a client that never finishes).
   double time_limit_seconds = 3600;
   size_t stack_bytes = 256 * 1024;
+  // Client::WriteDeferred leaves blocks to be built on first touch; false
+  // writes them at once, one simulated Write each, as real backends do.
+  bool deferred_writes = true;
 };
 
 // What one Run() cost in wall time and did in simulated time.
@@ -61,6 +64,7 @@ class SimCluster final : public Cluster {
   static ClusterShape ShapeOf(const Topology& topology, const NicProfile& profile);
   const Topology& topology() const { return topology_; }
   const NicProfile& profile() const { return profile_; }
+  const SimOptions& options() const { return options_; }
   SimTime now() const { return now_; }
   // Raw memory, outside simulated time (test set-up and inspection).
   MemoryRegion& memory(uint16_t server, MemorySpace space);

@@ -1,0 +1,95 @@
+#include "harness/rdma/sim/deferred_blocks.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace dmbench::rdma::sim {
+
+DeferredBlocks::DeferredBlocks(uint64_t region_bytes)
+    : pages_((((region_bytes + (uint64_t{1} << kPageBits) - 1) >> kPageBits) + 63) / 64, 0) {}
+
+void DeferredBlocks::Add(std::shared_ptr<const DeferredContent> content,
+                         std::span<const uint64_t> blocks) {
+  if (blocks.empty()) return;
+  const auto content_index = static_cast<uint32_t>(contents_.size());
+  const uint32_t bytes = content->block_bytes();
+  std::vector<Block> added;
+  added.reserve(blocks.size());
+  for (const uint64_t index : blocks) {
+    added.push_back({content->address(index).offset, index, content_index, bytes, false});
+  }
+  std::sort(added.begin(), added.end(),
+            [](const Block& a, const Block& b) { return a.offset < b.offset; });
+  for (size_t i = 1; i < added.size(); ++i) {
+    if (added[i - 1].offset + bytes > added[i].offset) {
+      throw std::invalid_argument("deferred blocks overlap at region offset " +
+                                  std::to_string(added[i].offset));
+    }
+  }
+  for (const Block& block : added) {
+    const uint64_t last = (block.offset + block.bytes - 1) >> kPageBits;
+    for (uint64_t page = block.offset >> kPageBits; page <= last; ++page) {
+      pages_.at(page >> 6) |= uint64_t{1} << (page & 63);
+    }
+  }
+  contents_.push_back(std::move(content));
+  largest_block_ = std::max(largest_block_, bytes);
+  pending_ += added.size();
+  if (blocks_.empty()) {
+    blocks_ = std::move(added);
+    return;
+  }
+  std::vector<Block> merged;
+  merged.reserve(blocks_.size() + added.size());
+  std::merge(blocks_.begin(), blocks_.end(), added.begin(), added.end(), std::back_inserter(merged),
+             [](const Block& a, const Block& b) { return a.offset < b.offset; });
+  blocks_ = std::move(merged);
+}
+
+std::vector<DeferredBlocks::Block>::iterator DeferredBlocks::FirstOverlapping(uint64_t offset) {
+  const uint64_t from = offset >= largest_block_ ? offset - largest_block_ + 1 : 0;
+  return std::lower_bound(blocks_.begin(), blocks_.end(), from,
+                          [](const Block& block, uint64_t at) { return block.offset < at; });
+}
+
+void DeferredBlocks::Build(uint8_t* memory, Block& block) {
+  contents_[block.content]->Fill(block.index, std::span(memory + block.offset, block.bytes));
+  block.built = true;
+  --pending_;
+  ++built_;
+}
+
+void DeferredBlocks::MaterializeSlow(uint8_t* memory, uint64_t offset, uint64_t length) {
+  const uint64_t end = offset + length;
+  for (auto it = FirstOverlapping(offset); it != blocks_.end() && it->offset < end; ++it) {
+    if (!it->built && it->offset + it->bytes > offset) Build(memory, *it);
+  }
+  RefreshPages(offset >> kPageBits, (end - 1) >> kPageBits);
+}
+
+void DeferredBlocks::RefreshPages(uint64_t first, uint64_t last) {
+  for (uint64_t page = first; page <= last; ++page) {
+    if (!PagePending(page)) continue;
+    const uint64_t begin = page << kPageBits;
+    const uint64_t end = begin + (uint64_t{1} << kPageBits);
+    bool pending = false;
+    for (auto it = FirstOverlapping(begin); it != blocks_.end() && it->offset < end; ++it) {
+      if (!it->built && it->offset + it->bytes > begin) {
+        pending = true;
+        break;
+      }
+    }
+    if (!pending) pages_[page >> 6] &= ~(uint64_t{1} << (page & 63));
+  }
+}
+
+void DeferredBlocks::MaterializeAll(uint8_t* memory) {
+  if (pending_ == 0) return;
+  for (Block& block : blocks_) {
+    if (!block.built) Build(memory, block);
+  }
+  std::fill(pages_.begin(), pages_.end(), 0);
+}
+
+}  // namespace dmbench::rdma::sim

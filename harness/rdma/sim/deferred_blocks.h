@@ -1,0 +1,76 @@
+// The deferred blocks (rdma/deferred_content.h) of one simulated memory
+// region that no verb has touched yet.
+//
+// The region asks for [offset, offset + length) before every access; a block
+// overlapping it is built into the region's bytes then, once. Until then it
+// costs its bookkeeping (about 24 bytes) and no page of the region, so a
+// bulkloaded tree of 17 GB costs what a run reads and writes of it. A page
+// bitmap keeps the check to a bit test for the pages that hold no pending
+// block, which is every page once the blocks there are built.
+//
+// Not thread-safe: the simulated fabric runs on one thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "harness/rdma/deferred_content.h"
+
+namespace dmbench::rdma::sim {
+
+class DeferredBlocks {
+ public:
+  explicit DeferredBlocks(uint64_t region_bytes);
+
+  // Takes the blocks of `content` listed in `blocks` (their content index),
+  // all of which lie in this region at `content->address(block).offset`.
+  // Blocks must not overlap each other or a block still pending.
+  void Add(std::shared_ptr<const DeferredContent> content, std::span<const uint64_t> blocks);
+
+  // Builds into `memory` (the region's bytes) every pending block that
+  // overlaps [offset, offset + length).
+  void Materialize(uint8_t* memory, uint64_t offset, uint64_t length) {
+    if (pending_ == 0) return;
+    const uint64_t last = (offset + length - 1) >> kPageBits;
+    for (uint64_t page = offset >> kPageBits; page <= last; ++page) {
+      if (PagePending(page)) {
+        MaterializeSlow(memory, offset, length);
+        return;
+      }
+    }
+  }
+  // Builds every pending block.
+  void MaterializeAll(uint8_t* memory);
+
+  uint64_t pending() const { return pending_; }
+  uint64_t built() const { return built_; }
+
+ private:
+  static constexpr int kPageBits = 12;
+  struct Block {
+    uint64_t offset;
+    uint64_t index;    // in its content
+    uint32_t content;  // in contents_
+    uint32_t bytes;
+    bool built;
+  };
+
+  bool PagePending(uint64_t page) const { return (pages_[page >> 6] >> (page & 63)) & 1; }
+  void MaterializeSlow(uint8_t* memory, uint64_t offset, uint64_t length);
+  void Build(uint8_t* memory, Block& block);
+  // Clears the bits of the pages in [first, last] that no pending block overlaps.
+  void RefreshPages(uint64_t first, uint64_t last);
+  // The first block that may overlap `offset` or lie after it.
+  std::vector<Block>::iterator FirstOverlapping(uint64_t offset);
+
+  std::vector<std::shared_ptr<const DeferredContent>> contents_;
+  std::vector<Block> blocks_;  // sorted by offset
+  std::vector<uint64_t> pages_;
+  uint32_t largest_block_ = 0;
+  uint64_t pending_ = 0;
+  uint64_t built_ = 0;
+};
+
+}  // namespace dmbench::rdma::sim

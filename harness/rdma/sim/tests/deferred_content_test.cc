@@ -1,0 +1,141 @@
+// Deferred content on the simulated fabric: a block is built when a verb
+// first touches it, and every verb sees the bytes it would have seen had the
+// block been written before it.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "harness/rdma/errors.h"
+#include "harness/rdma/sim/tests/sim_test_support.h"
+
+namespace dmbench::rdma::sim {
+namespace {
+
+using testing::MakeCluster;
+using testing::SmallTopology;
+
+constexpr uint32_t kBlockBytes = 1024;
+constexpr uint64_t kBase = 1 << 20;
+
+// Block i on server i % 2 at kBase + (i / 2) * kBlockBytes, every byte a
+// function of (block, position).
+class PatternContent final : public DeferredContent {
+ public:
+  explicit PatternContent(uint64_t blocks) : blocks_(blocks) {}
+  uint64_t blocks() const override { return blocks_; }
+  uint32_t block_bytes() const override { return kBlockBytes; }
+  GlobalAddress address(uint64_t block) const override {
+    return GlobalAddress::Host(static_cast<uint16_t>(block % 2), kBase + (block / 2) * kBlockBytes);
+  }
+  void Fill(uint64_t block, std::span<uint8_t> out) const override {
+    for (size_t i = 0; i < out.size(); ++i) out[i] = Byte(block, i);
+  }
+  static uint8_t Byte(uint64_t block, size_t i) {
+    return static_cast<uint8_t>(block * 31 + i * 7 + 1);
+  }
+
+ private:
+  uint64_t blocks_;
+};
+
+std::vector<uint8_t> Pattern(uint64_t block) {
+  std::vector<uint8_t> bytes(kBlockBytes);
+  PatternContent(block + 1).Fill(block, bytes);
+  return bytes;
+}
+
+uint64_t Built(SimCluster& cluster) {
+  return cluster.memory(0, MemorySpace::kHost).deferred().built() +
+         cluster.memory(1, MemorySpace::kHost).deferred().built();
+}
+
+TEST(DeferredContent, BlocksAreBuiltOnFirstTouchAndReadAsWritten) {
+  auto cluster = MakeCluster(SmallTopology(2, 1, 1));
+  const SimTime before = cluster->now();
+  cluster->Run([](Client& client) { client.WriteDeferred(std::make_shared<PatternContent>(40)); });
+  // Handing the blocks over takes no simulated time and builds nothing.
+  EXPECT_EQ(cluster->now(), before);
+  EXPECT_EQ(Built(*cluster), 0u);
+
+  cluster->Run([](Client& client) {
+    std::vector<uint8_t> bytes(kBlockBytes);
+    client.Read(GlobalAddress::Host(1, kBase + 3 * kBlockBytes), bytes.data(), kBlockBytes);
+    EXPECT_EQ(bytes, Pattern(7));
+  });
+  EXPECT_EQ(Built(*cluster), 1u);
+
+  cluster->Run([](Client& client) {
+    // A READ across two blocks builds both.
+    std::vector<uint8_t> bytes(kBlockBytes);
+    client.Read(GlobalAddress::Host(0, kBase + kBlockBytes / 2), bytes.data(), kBlockBytes);
+    const std::vector<uint8_t> first = Pattern(0), second = Pattern(2);
+    EXPECT_TRUE(std::equal(first.begin() + kBlockBytes / 2, first.end(), bytes.begin()));
+    EXPECT_TRUE(std::equal(second.begin(), second.begin() + kBlockBytes / 2,
+                           bytes.begin() + kBlockBytes / 2));
+  });
+  EXPECT_EQ(Built(*cluster), 3u);
+  EXPECT_EQ(cluster->memory(0, MemorySpace::kHost).deferred().pending() +
+                cluster->memory(1, MemorySpace::kHost).deferred().pending(),
+            37u);
+}
+
+TEST(DeferredContent, WritesAndAtomicsLandOnTheBuiltBytes) {
+  auto cluster = MakeCluster(SmallTopology(2, 1, 1));
+  cluster->Run([](Client& client) {
+    client.WriteDeferred(std::make_shared<PatternContent>(8));
+    // A WRITE into an untouched block keeps the rest of it.
+    const uint64_t word = 0x1122334455667788;
+    client.Write(GlobalAddress::Host(0, kBase + 2 * kBlockBytes + 16), &word, sizeof(word));
+    std::vector<uint8_t> bytes(kBlockBytes);
+    client.Read(GlobalAddress::Host(0, kBase + 2 * kBlockBytes), bytes.data(), kBlockBytes);
+    std::vector<uint8_t> expected = Pattern(4);
+    std::memcpy(expected.data() + 16, &word, sizeof(word));
+    EXPECT_EQ(bytes, expected);
+
+    // An atomic on an untouched block sees the block's word.
+    const GlobalAddress target = GlobalAddress::Host(1, kBase + kBlockBytes + 8);
+    uint64_t built_word = 0;
+    std::memcpy(&built_word, Pattern(3).data() + 8, sizeof(built_word));
+    EXPECT_EQ(client.CompareAndSwap(target, built_word, 5), built_word);
+    EXPECT_EQ(client.FetchAndAdd(target, 1), 5u);
+  });
+}
+
+TEST(DeferredContent, RawAccessBuildsEverythingAndEagerWritesMatch) {
+  auto deferred = MakeCluster(SmallTopology(2, 1, 1));
+  SimOptions eager_options;
+  eager_options.deferred_writes = false;
+  auto eager = std::make_unique<SimCluster>(SmallTopology(2, 1, 1), NicProfile::Find("cx5-100g"),
+                                            eager_options);
+  for (SimCluster* cluster : {deferred.get(), eager.get()}) {
+    cluster->Run(
+        [](Client& client) { client.WriteDeferred(std::make_shared<PatternContent>(64)); });
+  }
+  // Written up front, one simulated WRITE each.
+  EXPECT_GT(eager->now(), 0);
+  for (uint16_t server = 0; server < 2; ++server) {
+    const uint8_t* a = deferred->memory(server, MemorySpace::kHost).bytes() + kBase;
+    const uint8_t* b = eager->memory(server, MemorySpace::kHost).bytes() + kBase;
+    EXPECT_EQ(std::memcmp(a, b, 32 * kBlockBytes), 0) << server;
+  }
+  EXPECT_EQ(Built(*deferred), 64u);
+}
+
+TEST(DeferredContent, BlocksOutsideHostMemoryAreRefused) {
+  class Outside final : public DeferredContent {
+   public:
+    uint64_t blocks() const override { return 1; }
+    uint32_t block_bytes() const override { return 8; }
+    GlobalAddress address(uint64_t) const override { return GlobalAddress::Host(5, kBase); }
+    void Fill(uint64_t, std::span<uint8_t>) const override {}
+  };
+  auto cluster = MakeCluster(SmallTopology(2, 1, 1));
+  EXPECT_THROW(
+      cluster->Run([](Client& client) { client.WriteDeferred(std::make_shared<Outside>()); }),
+      VerbError);
+}
+
+}  // namespace
+}  // namespace dmbench::rdma::sim

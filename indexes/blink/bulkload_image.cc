@@ -1,0 +1,98 @@
+#include "indexes/blink/bulkload_image.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace dmbench::indexes {
+
+BulkloadImage::BulkloadImage(const NodeFormat& format, NodeImage empty_leaf,
+                             std::shared_ptr<const BulkloadSource> source,
+                             std::vector<Level> levels, uint64_t per_leaf, uint64_t per_internal)
+    : format_(format),
+      empty_leaf_(std::move(empty_leaf)),
+      source_(std::move(source)),
+      levels_(std::move(levels)),
+      per_leaf_(per_leaf),
+      per_internal_(per_internal) {
+  if (levels_.empty() || levels_.back().nodes() != 1) {
+    throw std::invalid_argument("a bulkload image needs levels up to a single root");
+  }
+  for (const Level& level : levels_) {
+    first_block_.push_back(blocks_);
+    blocks_ += level.nodes();
+  }
+}
+
+std::pair<size_t, uint64_t> BulkloadImage::Locate(uint64_t block) const {
+  if (block >= blocks_) {
+    throw std::out_of_range("bulkload image: no block " + std::to_string(block) + " of " +
+                            std::to_string(blocks_));
+  }
+  const size_t level = static_cast<size_t>(
+      std::upper_bound(first_block_.begin(), first_block_.end(), block) - first_block_.begin() - 1);
+  return {level, block - first_block_[level]};
+}
+
+rdma::GlobalAddress BulkloadImage::address(uint64_t block) const {
+  const auto [level, index] = Locate(block);
+  return rdma::GlobalAddress::Unpack(levels_[level].addresses[index]);
+}
+
+rdma::GlobalAddress BulkloadImage::root() const {
+  return rdma::GlobalAddress::Unpack(levels_.back().addresses.front());
+}
+
+NodeImage BulkloadImage::Leaf(uint64_t index) const {
+  const Level& leaves = levels_.front();
+  const bool last = index + 1 == leaves.nodes();
+  NodeImage leaf = empty_leaf_;
+  leaf.low_fence = leaves.low_fences[index];
+  leaf.high_fence = last ? kInfinity : leaves.low_fences[index + 1];
+  leaf.sibling =
+      last ? rdma::GlobalAddress::Null() : rdma::GlobalAddress::Unpack(leaves.addresses[index + 1]);
+  std::vector<KeyValue> entries;
+  source_->Range(leaf.low_fence, leaf.high_fence, &entries);
+  const uint64_t expected = last ? source_->size() - index * per_leaf_ : per_leaf_;
+  if (entries.size() != expected) {
+    throw std::logic_error("bulkload image: leaf " + std::to_string(index) + " holds " +
+                           std::to_string(entries.size()) + " entries, expected " +
+                           std::to_string(expected) + " (did the source change?)");
+  }
+  if (!format_.unsorted_leaves()) leaf.slots.resize(entries.size());
+  for (size_t k = 0; k < entries.size(); ++k) {
+    leaf.slots[k] = LeafSlot{entries[k].first, entries[k].second};
+  }
+  return leaf;
+}
+
+NodeImage BulkloadImage::Internal(size_t level, uint64_t index) const {
+  const Level& nodes = levels_[level];
+  const Level& children = levels_[level - 1];
+  const bool last = index + 1 == nodes.nodes();
+  NodeImage node;
+  node.level = static_cast<uint8_t>(level);
+  node.low_fence = nodes.low_fences[index];
+  node.high_fence = last ? kInfinity : nodes.low_fences[index + 1];
+  node.sibling =
+      last ? rdma::GlobalAddress::Null() : rdma::GlobalAddress::Unpack(nodes.addresses[index + 1]);
+  const uint64_t begin = index * per_internal_;
+  const uint64_t end = std::min<uint64_t>(children.nodes(), begin + per_internal_);
+  node.leftmost = rdma::GlobalAddress::Unpack(children.addresses[begin]);
+  for (uint64_t c = begin + 1; c < end; ++c) {
+    node.entries.push_back(
+        {children.low_fences[c], rdma::GlobalAddress::Unpack(children.addresses[c])});
+  }
+  return node;
+}
+
+void BulkloadImage::Fill(uint64_t block, std::span<uint8_t> out) const {
+  if (out.size() != format_.node_bytes()) {
+    throw std::invalid_argument("bulkload image: a node is " +
+                                std::to_string(format_.node_bytes()) + " bytes, not " +
+                                std::to_string(out.size()));
+  }
+  const auto [level, index] = Locate(block);
+  format_.Encode(level == 0 ? Leaf(index) : Internal(level, index), out.data());
+}
+
+}  // namespace dmbench::indexes
