@@ -117,8 +117,8 @@ void ReadFields(ComputeServerResult& result) {
     // `run` writes it beside the result, by its bare name.
     if (result.history_file.find('/') != std::string::npos || result.history_file == "." ||
         result.history_file == "..") {
-      throw ConfigError("verify.history_file: must be a file name beside the result, got \"" +
-                        result.history_file + "\"");
+      throw ConfigError("verify.history_file: must be a file name beside the result, got " +
+                        Printable(result.history_file));
     }
   }
 }
@@ -164,7 +164,11 @@ nlohmann::json VerifyTogether(const std::vector<ComputeServerResult>& results) {
   for (const ComputeServerResult& result : results) {
     const std::filesystem::path history = result.file.parent_path() / result.history_file;
     std::ifstream stream(history, std::ios::binary);
-    if (!stream) throw ConfigError("cannot open " + history.string() + " (the run's history)");
+    if (!stream) {
+      // The name comes from the result file: quoted short, it may be anything.
+      throw ConfigError("cannot open the run's history " + Printable(result.history_file) +
+                        " beside " + result.file.string());
+    }
     try {
       checker.LoadHistory(stream, widen_ns);
     } catch (const ConfigError& error) {

@@ -97,6 +97,15 @@ TEST_F(MergeRegression, HistoryFileMustSitBesideTheResult) {
                "verify.history_file: must be a file name beside the result"));
 }
 
+TEST_F(MergeRegression, AMissingHistoryIsNamedShort) {
+  // A 126 KB history file name was quoted whole (fuzz --seed 2 --kinds merge
+  // --case 12311).
+  const std::string message =
+      MergeWith([](nlohmann::json& r) { r["verify"]["history_file"] = std::string(126000, '['); });
+  EXPECT_LT(message.size(), 500u);
+  EXPECT_TRUE(Mentions(message, "cannot open the run's history")) << message;
+}
+
 TEST_F(MergeRegression, DamagedHistoryIsNamed) {
   std::ofstream(directory_ / "cs-1.json.history", std::ios::binary | std::ios::trunc) << "DMBHIST";
   try {
