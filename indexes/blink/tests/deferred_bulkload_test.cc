@@ -20,14 +20,8 @@ constexpr uint32_t kMachines = 3;
 constexpr uint64_t kKeys = 20000;
 
 rdma::Topology SmallTopology() {
-  rdma::Topology topology;
-  topology.memory_servers = kMachines;
-  topology.compute_servers = kMachines;
-  topology.threads_per_compute_server = 1;
-  topology.coroutines_per_thread = 1;
-  topology.colocated = true;
-  topology.host_memory_mib = 16;
-  topology.chunk_mib = 1;
+  rdma::Topology topology = testing::FixtureTopology(kMachines, 1, 1);
+  topology.host_memory_mib = 16;  // compared byte for byte
   return topology;
 }
 

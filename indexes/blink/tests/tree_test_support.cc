@@ -7,8 +7,7 @@
 
 namespace dmbench::indexes::testing {
 
-TreeFixture MakeFixture(const TreeOptions& options, uint32_t machines, uint32_t threads,
-                        uint32_t coroutines, uint64_t seed, const rdma::sim::NicProfile* profile) {
+rdma::Topology FixtureTopology(uint32_t machines, uint32_t threads, uint32_t coroutines) {
   rdma::Topology topology;
   topology.memory_servers = machines;
   topology.compute_servers = machines;
@@ -17,6 +16,12 @@ TreeFixture MakeFixture(const TreeOptions& options, uint32_t machines, uint32_t 
   topology.colocated = true;
   topology.host_memory_mib = 64;
   topology.chunk_mib = 1;
+  return topology;
+}
+
+TreeFixture MakeFixture(const TreeOptions& options, uint32_t machines, uint32_t threads,
+                        uint32_t coroutines, uint64_t seed, const rdma::sim::NicProfile* profile) {
+  const rdma::Topology topology = FixtureTopology(machines, threads, coroutines);
   TreeFixture fixture;
   fixture.cluster = rdma::sim::testing::MakeCluster(
       topology, profile != nullptr ? *profile : rdma::sim::testing::DefaultProfile(), seed);

@@ -25,6 +25,10 @@ struct TreeFixture {
   std::unique_ptr<BLinkTree> tree;
 };
 
+// `machines` co-located memory and compute servers, each compute server
+// `threads` x `coroutines` clients, 64 MiB of host memory per server.
+rdma::Topology FixtureTopology(uint32_t machines, uint32_t threads, uint32_t coroutines);
+
 // `memory_servers` = `compute_servers` machines, co-located, each compute
 // server `threads` x `coroutines` clients.
 TreeFixture MakeFixture(const TreeOptions& options, uint32_t machines, uint32_t threads,
