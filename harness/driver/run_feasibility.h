@@ -1,6 +1,7 @@
 // Refuses, before anything is built, a run config that can never make
-// progress: index options the backend cannot offer, and a 4-bit version
-// wrap window too short for READs of one node on the simulated NIC. A user
+// progress: index options the backend cannot offer, a 4-bit version wrap
+// window too short for READs of one node on the simulated NIC, and simulated
+// memory servers too small for the bulkload. A user
 // learns it at the prompt, not after a bulkload.
 #pragma once
 

@@ -58,7 +58,7 @@ const ConfigFields<Topology>& Topology::Fields() {
                   "clients (coroutines) per thread")
         .Bool("colocated", &T::colocated,
               "machine i hosts memory server i and compute server i behind one NIC")
-        .Unsigned("host_memory_mib", &T::host_memory_mib, 1, uint64_t{1} << 28,
+        .Unsigned("host_memory_mib", &T::host_memory_mib, 1, T::kMaxHostMemoryMib,
                   "host memory per memory server, MiB")
         .Unsigned("chunk_mib", &T::chunk_mib, 1, 1024,
                   "unit of remote allocation, MiB (paper §4.2.4)");

@@ -18,7 +18,8 @@ struct Topology {
   // Sherman paper's setup). Requires as many memory as compute servers.
   bool colocated = true;
   uint64_t host_memory_mib = 1024;  // per memory server
-  uint64_t chunk_mib = 8;           // unit of remote allocation (paper §4.2.4)
+  static constexpr uint64_t kMaxHostMemoryMib = uint64_t{1} << 28;
+  uint64_t chunk_mib = 8;  // unit of remote allocation (paper §4.2.4)
 
   uint32_t clients() const {
     return compute_servers * threads_per_compute_server * coroutines_per_thread;

@@ -96,14 +96,20 @@ TEST(Experiment, PointNamesFitAFileName) {
 
 TEST(MachineBudget, KeySpaceBeyondThisMachineIsRefusedBeforeTheRun) {
   // 2^48 keys used to allocate until the kernel killed the process (or
-  // std::bad_alloc), after minutes.
-  const RunConfig config =
-      LoadRunConfig({{"workload", {{"keys", uint64_t{1} << 48}}}}, "c.json", {});
+  // std::bad_alloc), after minutes. Now no memory server size holds them.
+  EXPECT_TRUE(Mentions(Refusal([] {
+                         LoadRunConfig({{"workload", {{"keys", uint64_t{1} << 48}}}}, "c.json", {});
+                       }),
+                       "more than topology.host_memory_mib allows (268435456)"));
+  // 2^40 keys fit memory servers of 4 TiB each, but not this machine.
+  const RunConfig config = LoadRunConfig(
+      {{"workload", {{"keys", uint64_t{1} << 40}}}, {"topology", {{"host_memory_mib", 1 << 22}}}},
+      "c.json", {});
   EXPECT_TRUE(
-      Mentions(Refusal([&] { RequireMachineFor(config); }), "workload.keys (281474976710656 keys"));
-  // 0.8 x 2^48 bulkloaded keys of 16 B in 1 KiB nodes, each node's shape
+      Mentions(Refusal([&] { RequireMachineFor(config); }), "workload.keys (1099511627776 keys"));
+  // 0.8 x 2^40 bulkloaded keys of 16 B in 1 KiB nodes, each node's shape
   // and first-touch bookkeeping (40 B): half a byte per key.
-  EXPECT_EQ(RunMemoryLowerBound(config, 0), uint64_t{1} << 47);
+  EXPECT_EQ(RunMemoryLowerBound(config, 0), uint64_t{1} << 39);
 }
 
 TEST(MachineBudget, SimulatedClientsBeyondTheMappingLimitAreRefused) {

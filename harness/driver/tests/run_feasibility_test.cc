@@ -70,6 +70,28 @@ TEST(RunFeasibility, TheSuggestedValuesAreTheLimits) {
   EXPECT_NE(Refusal({{"index", {{"node_bytes", largest + 64}}}}), "accepted");
 }
 
+TEST(RunFeasibility, MemoryServersTooSmallForTheBulkloadAreRefused) {
+  // The paper's 1 billion keys, 80% bulkloaded into leaves 80% full over 8
+  // servers: 16 B entries need at least 1908 MiB on each of them.
+  const nlohmann::json paper = {
+      {"workload", {{"keys", 1000000000}}},
+      {"topology", {{"memory_servers", 8}, {"compute_servers", 8}, {"colocated", true}}}};
+  const std::string message = Refusal(paper);
+  EXPECT_TRUE(Mentions(message,
+                       "config.json: topology.host_memory_mib (1024 MiB per memory server) "
+                       "cannot hold the bulkload: its 800000000 entries of 16 bytes"));
+  EXPECT_TRUE(Mentions(message, "set topology.host_memory_mib to at least 1908 (4096 leaves room"))
+      << message;
+  nlohmann::json enough = paper;
+  enough["topology"]["host_memory_mib"] = 1908;
+  EXPECT_EQ(Refusal(enough), "accepted");
+  enough["topology"]["host_memory_mib"] = 1907;
+  EXPECT_NE(Refusal(enough), "accepted");
+  // A fuller fill needs less.
+  enough["index"] = {{"fill_factor", 1.0}};
+  EXPECT_EQ(Refusal(enough), "accepted");
+}
+
 TEST(RunFeasibility, WindowFollowsTheProfileAndThePath) {
   // A slower link makes the same node slower to READ.
   EXPECT_NE(Refusal({{"backend", {{"nic_overrides", {{"link_bandwidth_gbps", 1}}}}}}), "accepted");
