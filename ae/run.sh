@@ -3,7 +3,7 @@
 # figures and writes the report (DIR/report/REPORT.md) and the tidy tables of
 # every point (DIR/report/results.csv, micro.csv; plots/results_csv.py).
 #
-#   ae/run.sh FIG... | all [--quick | --full] [--out DIR] [--jobs N]
+#   ae/run.sh FIG... | all [--quick | --full | --paper-scale] [--out DIR] [--jobs N]
 #             [--sshlogin LOGINS]
 #             [--backend sim | verbs --hosts FILE [--ssh "CMD"]] [--set path=value]...
 #
@@ -12,8 +12,13 @@
 # fig16; calibration: the public hardware figures the NIC profile is
 # calibrated on); experiments sharing a name run together.
 # --full (default) runs each experiment as configs/experiments/ defines it
-# (scaled to a laptop); --quick shortens keys and windows for a first look.
-# A second run with the same --out skips the points already done.
+# (scaled to a laptop); --quick shortens keys and windows for a first look;
+# --paper-scale runs the index experiments at the paper's setup (each file's
+# paper_scale.set and .sweep: 1 billion keys, 200 million for the key-size
+# figures, a 500 MB index cache per compute server), the microbenchmarks as
+# they are. A second run with the same --out skips the points already done
+# with the same config (a point whose config changed, e.g. of another mode,
+# runs again). At the end, the wall time of each figure.
 # --set passes a field override to every index experiment (tests use it).
 # Set DMBENCH to a dmbench binary to skip set-up and build.
 #
@@ -65,6 +70,7 @@ while [[ $# -gt 0 ]]; do
     all) figures+=("${order[@]}") ;;
     --quick) mode=quick ;;
     --full) mode=full ;;
+    --paper-scale) mode=paper-scale ;;
     --out) out=${2:?--out needs a directory}; shift ;;
     --jobs) jobs=${2:?--jobs needs a number}; shift ;;
     --backend) backend=${2:?--backend needs sim or verbs}; shift ;;
@@ -127,10 +133,11 @@ if [[ -z "${DMBENCH:-}" ]]; then
   DMBENCH=build/release/harness/cli/dmbench
 fi
 
-quick=()
-if [[ "$mode" == quick ]]; then
-  quick=(--set workload.keys=2000000 --set run.warmup_ms=2 --set run.measure_ms=5)
-fi
+scale=()
+case "$mode" in
+  quick) scale=(--set workload.keys=2000000 --set run.warmup_ms=2 --set run.measure_ms=5) ;;
+  paper-scale) scale=(--paper-scale) ;;
+esac
 
 # Runs the points of experiment NAME (FILE) that have no result yet, one
 # after another, each on the whole cluster; the results go where the sweep
@@ -153,7 +160,7 @@ run_on_cluster() {  # run_on_cluster NAME FILE
   # section (NIC profile) is replaced before the --set's, which may then set
   # verbs options (backend.gid_index=...).
   listing=$("$DMBENCH" sweep --experiment "$file" --out "$directory" --configs-only \
-    --set 'backend={"type":"verbs"}' "${quick[@]}" "${sets[@]}")
+    --set 'backend={"type":"verbs"}' "${scale[@]}" "${sets[@]}")
   local configs=()
   mapfile -t configs <<<"$listing"
   for config in "${configs[@]}"; do
@@ -195,7 +202,7 @@ run_on_cluster() {  # run_on_cluster NAME FILE
 run_with_parallel() {  # run_with_parallel NAME FILE
   local name=$1 file=$2 directory=$out/$1 listing config configs=() pending=() status=0
   listing=$("$DMBENCH" sweep --experiment "$file" --out "$directory" --configs-only \
-    "${quick[@]}" "${sets[@]}")
+    "${scale[@]}" "${sets[@]}")
   mapfile -t configs <<<"$listing"
   for config in "${configs[@]}"; do
     [[ -s "${config%.config.json}.json" ]] || pending+=("$config")
@@ -236,7 +243,9 @@ fi
 
 mkdir -p "$out"
 started=$(date +%s)
+wall_times=()
 for figure in "${figures[@]}"; do
+  figure_started=$(date +%s)
   for name in ${experiments[$figure]}; do
     file=configs/experiments/$name.json
     if grep -q '"micro"' "$file"; then
@@ -256,11 +265,19 @@ for figure in "${figures[@]}"; do
     else
       echo "== $figure: $name ($mode)" >&2
       "$DMBENCH" sweep --experiment "$file" --out "$out/$name" --resume --jobs "$jobs" \
-        "${quick[@]}" "${sets[@]}"
+        "${scale[@]}" "${sets[@]}"
     fi
   done
+  wall_times+=("$figure $(( $(date +%s) - figure_started ))")
 done
 echo "== experiments done in $(( $(date +%s) - started )) s; results in $out" >&2
+# Points already done count for nothing: a resumed run shows what it ran.
+{
+  echo "| figure | wall s ($mode) |"
+  echo "|---|---|"
+  for entry in "${wall_times[@]}"; do echo "| ${entry% *} | ${entry##* } |"; done
+  echo "| all | $(( $(date +%s) - started )) |"
+} | tee "$out/wall-times-$mode.md" >&2
 
 echo "== figures and report" >&2
 command="ae/run.sh ${figures[*]} --$mode"

@@ -10,10 +10,12 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 
 #include "harness/cli/cli_support.h"
 #include "harness/driver/benchmark_runner.h"
 #include "harness/driver/experiment.h"
+#include "harness/driver/run_config.h"
 #include "harness/rdma/errors.h"
 #include "harness/util/child_spawn.h"
 #include "harness/util/json_object_reader.h"
@@ -25,20 +27,49 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A finished result file: complete JSON of the current schema (files are
-// renamed into place only when written in full). Anything else, including
-// a file damaged since, is a point to run again.
-bool Finished(const fs::path& file) {
+// The result file of a point, when it is finished: complete JSON of the
+// current schema (files are renamed into place only when written in full).
+// Anything else, including a file damaged since, is a point to run again.
+std::optional<nlohmann::json> FinishedResult(const fs::path& file) {
   std::ifstream stream(file);
-  if (!stream) return false;
+  if (!stream) return std::nullopt;
   nlohmann::json result;
   try {
     result = ParseJson(stream, file.string());
   } catch (const ConfigError&) {
-    return false;
+    return std::nullopt;
   }
-  return result.is_object() &&
-         result.value("schema_version", nlohmann::json()) == driver::kResultSchemaVersion;
+  if (!result.is_object() ||
+      result.value("schema_version", nlohmann::json()) != driver::kResultSchemaVersion) {
+    return std::nullopt;
+  }
+  return result;
+}
+
+bool Finished(const fs::path& file) { return FinishedResult(file).has_value(); }
+
+// Whether --resume may keep a point's finished result: an index run's result
+// must have been made from the config the point resolves to now, so that a
+// directory holding another scale's or an older config's points (say, --quick
+// results resumed by a full run) is run again instead of mixed in silently.
+// `reason` says what differs.
+bool ResumableResult(const fs::path& file, const driver::ExperimentPoint& point,
+                     std::string& reason) {
+  const std::optional<nlohmann::json> result = FinishedResult(file);
+  if (!result) return false;
+  if (!point.micro_arguments.empty()) return true;
+  const nlohmann::json wanted = driver::RunConfig::FromJson(point.config).ToJson();
+  const nlohmann::json made = result->value("config", nlohmann::json());
+  if (made == wanted) return true;
+  reason = "its result was made from another config";
+  for (const auto& patch : nlohmann::json::diff(made, wanted)) {
+    std::string path = patch.value("path", "");
+    if (!path.empty()) path.erase(0, 1);
+    std::replace(path.begin(), path.end(), '/', '.');
+    reason += " (first difference: " + path + ")";
+    break;
+  }
+  return false;
 }
 
 // The summary row of a finished index-run point; "unreadable" when the file
@@ -68,7 +99,7 @@ struct Running {
 int RunSweepCommand(const std::vector<std::string>& arguments) {
   po::options_description options(
       "usage: dmbench sweep --experiment FILE [--out DIR] [--resume] [--jobs N] [--set "
-      "path=value]... [--configs-only]\n"
+      "path=value]... [--paper-scale] [--configs-only]\n"
       "Runs every point of an experiment (configs/experiments/*.json), one result JSON each.\n"
       "options");
   options.add_options()("help,h", "show this help")("experiment", po::value<std::string>(),
@@ -77,8 +108,11 @@ int RunSweepCommand(const std::vector<std::string>& arguments) {
       "resume", "skip points whose result file is already complete")(
       "jobs,j", po::value<unsigned>()->default_value(1), "points run in parallel, in processes")(
       "set", po::value<std::vector<std::string>>()->composing(),
-      "override a field of every point: --set run.measure_ms=2")("list",
-                                                                 "print the points and exit")(
+      "override a field of every point: --set run.measure_ms=2")(
+      "paper-scale",
+      "run at the paper's setup: the experiment's paper_scale.set and paper_scale.sweep "
+      "(e.g. 1 billion keys, 500 MB index cache) instead of its laptop scale")(
+      "list", "print the points and exit")(
       "configs-only",
       "write each point's run config as DIR/POINT.config.json, print their paths and run "
       "nothing (a real-cluster driver, ae/cluster/run.sh, runs them one by one)");
@@ -92,8 +126,11 @@ int RunSweepCommand(const std::vector<std::string>& arguments) {
   if (jobs < 1 || jobs > 256) throw ConfigError("--jobs must be in [1, 256]");
   std::vector<std::string> sets;
   if (values.count("set")) sets = values["set"].as<std::vector<std::string>>();
+  const driver::ExperimentScale scale = values.count("paper-scale")
+                                            ? driver::ExperimentScale::kPaper
+                                            : driver::ExperimentScale::kAsDefined;
   const driver::Experiment experiment =
-      driver::LoadExperiment(values["experiment"].as<std::string>(), sets);
+      driver::LoadExperiment(values["experiment"].as<std::string>(), sets, scale);
   if (values.count("list")) {
     for (const auto& point : experiment.points) std::cout << point.name << "\n";
     return 0;
@@ -108,8 +145,10 @@ int RunSweepCommand(const std::vector<std::string>& arguments) {
   const fs::path directory = values.count("out") ? fs::path(values["out"].as<std::string>())
                                                  : fs::path("results") / experiment.name;
   fs::create_directories(directory);
-  nlohmann::json index = {{"experiment", experiment.definition},
-                          {"points", nlohmann::json::array()}};
+  nlohmann::json index = {
+      {"experiment", experiment.definition},
+      {"scale", scale == driver::ExperimentScale::kPaper ? "paper" : "as-defined"},
+      {"points", nlohmann::json::array()}};
   for (const auto& point : experiment.points) {
     index["points"].push_back({{"name", point.name},
                                {"variant", point.variant},
@@ -135,9 +174,16 @@ int RunSweepCommand(const std::vector<std::string>& arguments) {
   std::vector<size_t> pending;
   size_t skipped = 0;
   for (size_t i = 0; i < experiment.points.size(); ++i) {
-    if (values.count("resume") && Finished(directory / (experiment.points[i].name + ".json"))) {
+    const auto& point = experiment.points[i];
+    std::string reason;
+    if (values.count("resume") &&
+        ResumableResult(directory / (point.name + ".json"), point, reason)) {
       ++skipped;
       continue;
+    }
+    if (!reason.empty()) {
+      std::cerr << "[" << experiment.name << "] " << point.name << ": " << reason
+                << "; running it again\n";
     }
     pending.push_back(i);
   }

@@ -1,6 +1,7 @@
 #include "harness/driver/experiment.h"
 
 #include <cctype>
+#include <optional>
 #include <set>
 
 #include "harness/driver/run_config.h"
@@ -67,10 +68,11 @@ std::vector<nlohmann::json> ReadSweep(JsonObjectReader& reader) {
   std::vector<nlohmann::json> combinations = {nlohmann::json::object()};
   if (!reader.Has("sweep")) return combinations;
   const nlohmann::json& axes = reader.Raw("sweep");
-  if (!axes.is_object()) throw ConfigError("sweep: must be an object of path: [values]");
+  const std::string where = reader.FieldPath("sweep");
+  if (!axes.is_object()) throw ConfigError(where + ": must be an object of path: [values]");
   for (const auto& [path, values] : axes.items()) {
     if (!values.is_array() || values.empty()) {
-      throw ConfigError("sweep." + path + ": must be a non-empty list of values");
+      throw ConfigError(where + "." + path + ": must be a non-empty list of values");
     }
     std::vector<nlohmann::json> crossed;
     for (const nlohmann::json& combination : combinations) {
@@ -118,7 +120,8 @@ void ReadFigureRegistration(JsonObjectReader& reader) {
 
 }  // namespace
 
-Experiment LoadExperiment(const std::string& file, const std::vector<std::string>& sets) {
+Experiment LoadExperiment(const std::string& file, const std::vector<std::string>& sets,
+                          ExperimentScale scale) {
   Experiment experiment;
   experiment.definition = ReadJsonFile(file);
   try {
@@ -130,7 +133,23 @@ Experiment LoadExperiment(const std::string& file, const std::vector<std::string
     }
     experiment.figure = reader.String("figure", "");
     experiment.description = reader.String("description", "");
-    if (reader.Has("paper_scale")) reader.Raw("paper_scale");  // documentation for readers
+    nlohmann::json paper_set = nlohmann::json::object();
+    std::optional<std::vector<nlohmann::json>> paper_sweep;
+    if (reader.Has("paper_scale")) {
+      // Text for readers, besides the "set" and "sweep" that --paper-scale
+      // applies; those are checked at either scale, so a bad one fails early.
+      if (!reader.Raw("paper_scale").is_object()) {
+        throw ConfigError("paper_scale: must be an object");
+      }
+      JsonObjectReader paper(reader.Raw("paper_scale"), "paper_scale");
+      if (paper.Has("set")) {
+        paper_set = paper.Raw("set");
+        if (!paper_set.is_object()) {
+          throw ConfigError("paper_scale.set: must be an object of path: value");
+        }
+      }
+      if (paper.Has("sweep")) paper_sweep = ReadSweep(paper);
+    }
     ReadFigureRegistration(reader);
     if (reader.Has("micro")) {
       JsonObjectReader micro = reader.Object("micro");
@@ -155,9 +174,25 @@ Experiment LoadExperiment(const std::string& file, const std::vector<std::string
     }
     nlohmann::json base = reader.Has("base") ? reader.Raw("base") : nlohmann::json::object();
     if (!base.is_object()) throw ConfigError("base: must be a run config (a JSON object)");
+    const bool paper = scale == ExperimentScale::kPaper;
+    if (paper && paper_set.empty()) {
+      throw ConfigError(
+          "--paper-scale: the experiment states no paper_scale.set (the field overrides that "
+          "give the paper's setup, e.g. {\"workload.keys\": 1000000000})");
+    }
+    if (paper) {
+      for (const auto& [path, value] : paper_set.items()) {
+        try {
+          base = SetPath(std::move(base), path, value);
+        } catch (const ConfigError& error) {
+          throw ConfigError("paper_scale.set." + path + ": " + error.what());
+        }
+      }
+    }
     for (const std::string& assignment : sets) base = ApplySet(std::move(base), assignment);
     const std::vector<Variant> variants = ReadVariants(reader);
-    const std::vector<nlohmann::json> combinations = ReadSweep(reader);
+    std::vector<nlohmann::json> combinations = ReadSweep(reader);
+    if (paper && paper_sweep) combinations = *paper_sweep;
     reader.RejectUnknownKeys();
 
     std::set<std::string> names;

@@ -33,8 +33,19 @@ struct Experiment {
   std::vector<ExperimentPoint> points;
 };
 
+// Which setup an index experiment's points take. kAsDefined: the experiment's
+// base, variants and sweep (scaled to a laptop). kPaper: its "paper_scale"
+// section's "set" (field overrides, e.g. the paper's 1 billion keys and
+// 500 MB index cache) applied to the base before the --set's, and its
+// "sweep", when given, in place of the sweep (an axis whose values depend on
+// the scale, such as the cache size). Microbenchmark experiments have no key
+// space and are the same at both.
+enum class ExperimentScale { kAsDefined, kPaper };
+
 // Reads and expands an experiment file; each point's config is validated, so
-// that a bad field fails before anything runs.
-Experiment LoadExperiment(const std::string& file, const std::vector<std::string>& sets);
+// that a bad field fails before anything runs. The --set's (`sets`) apply to
+// the base: a variant or sweep value of the same field takes precedence.
+Experiment LoadExperiment(const std::string& file, const std::vector<std::string>& sets,
+                          ExperimentScale scale = ExperimentScale::kAsDefined);
 
 }  // namespace dmbench::driver

@@ -201,9 +201,77 @@ TEST(Experiment, EveryShippedExperimentLoads) {
   for (const auto& entry : std::filesystem::directory_iterator(directory)) {
     if (entry.path().extension() != ".json") continue;
     EXPECT_NO_THROW(LoadExperiment(entry.path().string(), {})) << entry.path();
+    // At the paper's scale too, every point at the key count its
+    // paper_scale documents (the open-loop experiment, not the paper's,
+    // documents none and runs at the §5 setup's billion).
+    const Experiment paper = LoadExperiment(entry.path().string(), {}, ExperimentScale::kPaper);
+    const nlohmann::json documented =
+        paper.definition.value("paper_scale", nlohmann::json::object())
+            .value("key_count", nlohmann::json(1000000000));
+    for (const ExperimentPoint& point : paper.points) {
+      if (!point.micro_arguments.empty()) continue;
+      EXPECT_EQ(point.config["workload"]["keys"], documented) << entry.path() << point.name;
+    }
     ++count;
   }
   EXPECT_GT(count, 0u);
+  EXPECT_NO_THROW(
+      LoadExperiment((directory.parent_path() / "soak" / "checked-soak.json").string(), {}));
+}
+
+TEST(Experiment, PaperScaleAppliesItsSetAndSweep) {
+  const nlohmann::json definition = {
+      {"name", "cache"},
+      {"paper_scale",
+       {{"keys", "text for readers"},
+        {"set", {{"workload.keys", 5000}, {"index.cache_mib", 7}}},
+        {"sweep", {{"index.cache_mib", {0, 3}}}}}},
+      {"base", {{"workload", {{"keys", 1000}}}}},
+      {"variants", {{{"name", "FG+"}, {"set", {{"index.preset", "fgplus"}}}}}},
+      {"sweep", {{"index.cache_mib", {1, 2, 4}}}}};
+  const std::string file = WriteTemp("cache.json", definition);
+  const Experiment laptop = LoadExperiment(file, {});
+  ASSERT_EQ(laptop.points.size(), 3u);
+  EXPECT_EQ(laptop.points[0].config["workload"]["keys"], 1000);
+
+  const Experiment paper = LoadExperiment(file, {}, ExperimentScale::kPaper);
+  ASSERT_EQ(paper.points.size(), 2u);
+  EXPECT_EQ(paper.points[1].name, "FG+__index.cache_mib=3");
+  EXPECT_EQ(paper.points[1].config["workload"]["keys"], 5000);
+  EXPECT_EQ(paper.points[1].config["index"]["cache_mib"], 3);
+  // A --set wins over the paper's setup, as over the base.
+  const Experiment edited = LoadExperiment(file, {"workload.keys=6000"}, ExperimentScale::kPaper);
+  EXPECT_EQ(edited.points[0].config["workload"]["keys"], 6000);
+
+  auto message = [&](const char* name, const nlohmann::json& changed, ExperimentScale scale) {
+    try {
+      LoadExperiment(WriteTemp(name, changed), {}, scale);
+    } catch (const ConfigError& error) {
+      return std::string(error.what());
+    }
+    return std::string("accepted");
+  };
+  nlohmann::json bad = definition;
+  bad["paper_scale"].erase("set");
+  EXPECT_EQ(message("no_set.json", bad, ExperimentScale::kAsDefined), "accepted");
+  EXPECT_NE(message("no_set.json", bad, ExperimentScale::kPaper)
+                .find("--paper-scale: the experiment states no paper_scale.set"),
+            std::string::npos);
+  // Malformed paper-scale fields fail at either scale, named.
+  bad = definition;
+  bad["paper_scale"]["set"] = 5;
+  EXPECT_NE(message("bad_set.json", bad, ExperimentScale::kAsDefined)
+                .find("paper_scale.set: must be an object"),
+            std::string::npos);
+  bad = definition;
+  bad["paper_scale"]["sweep"]["index.cache_mib"] = nlohmann::json::array();
+  EXPECT_NE(message("bad_sweep.json", bad, ExperimentScale::kAsDefined)
+                .find("paper_scale.sweep.index.cache_mib: must be a non-empty list"),
+            std::string::npos);
+  bad = definition;
+  bad["paper_scale"]["set"]["workload.keyz"] = 1;
+  EXPECT_NE(message("typo.json", bad, ExperimentScale::kPaper).find("workload.keyz"),
+            std::string::npos);
 }
 
 }  // namespace
