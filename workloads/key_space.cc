@@ -32,9 +32,10 @@ KeySpace::KeySpace(const WorkloadSpec& spec, uint64_t seed)
   const uint64_t population = spec.ZipfPopulation();
   if (spec.distribution == KeyDistribution::kUniform) return;
   // Without a population, the generator YCSB builds, so that default runs stay bit-identical.
-  zipfian_ = population == size_ ? std::make_shared<const ZipfianGenerator>(size_, spec.theta)
-                                 : std::make_shared<const ZipfianGenerator>(
-                                       population, spec.theta, ZetaFast(population, spec.theta));
+  zipfian_ = population == size_ && size_ <= kZetaExactItemsLimit
+                 ? std::make_shared<const ZipfianGenerator>(size_, spec.theta)
+                 : std::make_shared<const ZipfianGenerator>(population, spec.theta,
+                                                            ZetaFast(population, spec.theta));
 }
 
 uint64_t KeySpace::RankOfKey(uint64_t key) const {

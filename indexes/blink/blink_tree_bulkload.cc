@@ -34,8 +34,7 @@ void BLinkTree::Bulkload(rdma::Client& client, std::shared_ptr<const BulkloadSou
   levels[0].low_fences.push_back(0);
   uint64_t count = 0;
   uint64_t previous = 0;
-  source->ForEach([&](const KeyValue& entry) {
-    const uint64_t key = entry.first;
+  source->ForEachKey([&](uint64_t key) {
     if (key < kMinUserKey || key > kMaxUserKey || (count > 0 && key <= previous)) {
       throw std::invalid_argument(
           "bulkload keys must be strictly ascending in [1, 2^64 - 2]; "

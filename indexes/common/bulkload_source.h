@@ -27,6 +27,11 @@ class BulkloadSource {
   virtual uint64_t size() const = 0;
   // Calls `visit` for every entry, in ascending key order.
   virtual void ForEach(const std::function<void(const KeyValue&)>& visit) const = 0;
+  // The same keys without their values, for a pass that needs only the keys
+  // (a tree's shape); a source whose values cost time to compute overrides it.
+  virtual void ForEachKey(const std::function<void(uint64_t)>& visit) const {
+    ForEach([&](const KeyValue& entry) { visit(entry.first); });
+  }
   // Replaces *out with the entries whose keys are in [from, to), ascending.
   virtual void Range(uint64_t from, uint64_t to, std::vector<KeyValue>* out) const = 0;
 };
