@@ -46,12 +46,8 @@ if ! [[ "$indexes" =~ ^[a-z0-9+-]+(,[a-z0-9+-]+)*$ ]]; then
   exit 2
 fi
 
-if [[ -z "${DMBENCH:-}" ]]; then
-  ae/setup.sh main
-  cmake --preset release >/dev/null
-  cmake --build --preset release -j"$(nproc)" --target dmbench >&2
-  DMBENCH=build/release/harness/cli/dmbench
-fi
+# shellcheck source=ae/dmbench-release.sh
+source ae/dmbench-release.sh
 
 mkdir -p "$out/points"
 IFS=, read -r -a key_list <<<"$keys"

@@ -35,13 +35,8 @@ if ! [[ "$cases" =~ ^[0-9]+$ && "$seed" =~ ^[0-9]+$ ]]; then
   exit 2
 fi
 
-if [[ -z "${DMBENCH:-}" ]]; then
-  ae/setup.sh main
-  echo "== build (release)" >&2
-  cmake --preset release >/dev/null
-  cmake --build --preset release -j "$(nproc)" --target dmbench >/dev/null
-  DMBENCH=build/release/harness/cli/dmbench
-fi
+# shellcheck source=ae/dmbench-release.sh
+source ae/dmbench-release.sh
 mkdir -p "$out"
 
 status=0

@@ -49,12 +49,8 @@ if ! [[ "$jobs" =~ ^[1-9][0-9]*$ ]]; then
   exit 2
 fi
 
-if [[ -z "${DMBENCH:-}" ]]; then
-  ae/setup.sh main
-  cmake --preset release >/dev/null
-  cmake --build --preset release -j"$(nproc)" --target dmbench >&2
-  DMBENCH=build/release/harness/cli/dmbench
-fi
+# shellcheck source=ae/dmbench-release.sh
+source ae/dmbench-release.sh
 
 checked() {
   if compgen -G "$out/round-*/*.config.json" >/dev/null; then

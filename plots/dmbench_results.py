@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
@@ -79,6 +80,16 @@ def read_json(path: Path, what: str) -> Any:
         raise ResultsError(f"{path}: {what} is nested too deeply to be a result") from None
     except OSError as error:
         raise ResultsError(f"{path}: cannot read {what} ({error.strerror})") from None
+
+
+def write_table(directory: Path, stem: str, document: Any, text: str) -> None:
+    """A summary table's two forms, DIRECTORY/STEM.json (`document`) and
+    DIRECTORY/STEM.md (`text`, also printed), as the ae/ scripts' tables
+    (ae/bench-sim.sh, ae/soak.sh) leave them."""
+    (directory / f"{stem}.json").write_text(json.dumps(document, indent=2) + "\n",
+                                            encoding="utf-8")
+    (directory / f"{stem}.md").write_text(text, encoding="utf-8")
+    sys.stdout.write(text)
 
 
 def require(document: Any, path: str, source: Path | str, kind: str | None = None) -> Any:

@@ -31,6 +31,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from dmbench_results import write_table
+
 PROG = "sim_speed_table.py"
 GIB = float(1 << 30)
 
@@ -152,11 +154,7 @@ def main(argv: list[str]) -> int:
     except TableError as error:
         print(f"{PROG}: {error}", file=sys.stderr)
         return 1
-    text = table(rows)
-    (directory / "sim-speed.json").write_text(json.dumps(rows, indent=2) + "\n",
-                                              encoding="utf-8")
-    (directory / "sim-speed.md").write_text(text, encoding="utf-8")
-    sys.stdout.write(text)
+    write_table(directory, "sim-speed", rows, table(rows))
     return 0
 
 

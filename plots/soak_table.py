@@ -25,11 +25,11 @@ a field (the message names the file and field); 2 for bad usage.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
-from dmbench_results import BOOLEAN, INTEGER, LIST, NUMBER, ResultsError, read_json, require
+from dmbench_results import (BOOLEAN, INTEGER, LIST, NUMBER, ResultsError, read_json, require,
+                             write_table)
 
 PROG = "soak_table.py"
 MIB = float(1 << 20)
@@ -107,13 +107,10 @@ def main(argv: list[str]) -> int:
     if "--checked" in argv:
         print(sum(row["operations_checked"] for row in points))
         return 0
-    text = table(points)
     summary = {"points": points,
                "operations_checked": sum(row["operations_checked"] for row in points),
                "violations": sum(row["violations"] for row in points)}
-    (directory / "soak.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    (directory / "soak.md").write_text(text, encoding="utf-8")
-    sys.stdout.write(text)
+    write_table(directory, "soak", summary, table(points))
     return 3 if summary["violations"] else 0
 
 
