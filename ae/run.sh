@@ -195,19 +195,19 @@ run_on_cluster() {  # run_on_cluster NAME FILE
   fi
 }
 
-# Runs the points of experiment NAME (FILE) that have no result yet through
+# Runs the points of experiment NAME (FILE) not yet done (as sweep --resume) through
 # GNU parallel on the --sshlogin machines, each point's config sent to its
 # host and its result and log brought back beside experiment.json, as a
 # sweep leaves them.
 run_with_parallel() {  # run_with_parallel NAME FILE
-  local name=$1 file=$2 directory=$out/$1 listing config configs=() pending=() status=0
-  listing=$("$DMBENCH" sweep --experiment "$file" --out "$directory" --configs-only \
+  local name=$1 file=$2 directory=$out/$1 listing total pending=() status=0
+  total=$("$DMBENCH" sweep --experiment "$file" --list "${scale[@]}" "${sets[@]}" | wc -l)
+  # The points a sweep --resume would run: none whose result was made from
+  # the config it has now.
+  listing=$("$DMBENCH" sweep --experiment "$file" --out "$directory" --configs-only --resume \
     "${scale[@]}" "${sets[@]}")
-  mapfile -t configs <<<"$listing"
-  for config in "${configs[@]}"; do
-    [[ -s "${config%.config.json}.json" ]] || pending+=("$config")
-  done
-  echo "[$name] ${#configs[@]} points, $(( ${#configs[@]} - ${#pending[@]} )) already done," \
+  [[ -z "$listing" ]] || mapfile -t pending <<<"$listing"
+  echo "[$name] $total points, $(( total - ${#pending[@]} )) already done," \
        "${#pending[@]} to run through GNU parallel on $sshlogin, $jobs per host" >&2
   [[ ${#pending[@]} -gt 0 ]] || return 0
   # The result is written under a temporary name and renamed, so that a

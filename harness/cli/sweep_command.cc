@@ -115,7 +115,8 @@ int RunSweepCommand(const std::vector<std::string>& arguments) {
       "list", "print the points and exit")(
       "configs-only",
       "write each point's run config as DIR/POINT.config.json, print their paths and run "
-      "nothing (a real-cluster driver, ae/cluster/run.sh, runs them one by one)");
+      "nothing (a real-cluster driver, ae/cluster/run.sh, runs them one by one); with "
+      "--resume, only the points not yet done");
   po::variables_map values;
   if (!ParseOptions(arguments, options, values)) return 0;
   if (!values.count("experiment")) {
@@ -159,13 +160,22 @@ int RunSweepCommand(const std::vector<std::string>& arguments) {
 
   if (values.count("configs-only")) {
     // The same files a sweep writes before running each point, so that a
-    // point run elsewhere ran exactly what the sweep would have.
+    // point run elsewhere ran exactly what the sweep would have. With
+    // --resume, only the points a sweep would run: another engine (GNU
+    // parallel, a Slurm array) then skips what is done as a sweep does.
+    size_t listed = 0;
     for (const auto& point : experiment.points) {
+      std::string reason;
+      if (values.count("resume") &&
+          ResumableResult(directory / (point.name + ".json"), point, reason)) {
+        continue;
+      }
       const fs::path config_file = directory / (point.name + ".config.json");
       WriteJsonFile(config_file.string(), point.config);
       std::cout << config_file.string() << "\n";
+      ++listed;
     }
-    std::cerr << "[" << experiment.name << "] " << experiment.points.size()
+    std::cerr << "[" << experiment.name << "] " << listed << " of " << experiment.points.size()
               << " point configs written to " << directory.string() << " (nothing run)\n";
     return 0;
   }

@@ -16,6 +16,16 @@ grep -q "0 already done, 2 to run" "$out.first" || fail "first sweep: $(cat "$ou
 # shellcheck disable=SC2086
 "$dmbench" sweep --experiment "$experiment" --out "$out" --resume $tiny >/dev/null 2>"$out.same"
 grep -q "2 already done, 0 to run" "$out.same" || fail "same config: $(cat "$out.same")"
+# --configs-only --resume lists what a sweep --resume would run: nothing yet,
+# then both points once a field changes.
+# shellcheck disable=SC2086
+pending=$("$dmbench" sweep --experiment "$experiment" --out "$out" --configs-only --resume $tiny \
+  2>/dev/null | wc -l)
+[ "$pending" -eq 0 ] || fail "configs-only --resume listed $pending done points"
+# shellcheck disable=SC2086
+pending=$("$dmbench" sweep --experiment "$experiment" --out "$out" --configs-only --resume $tiny \
+  --set run.measure_ms=0.3 2>/dev/null | wc -l)
+[ "$pending" -eq 2 ] || fail "configs-only --resume listed $pending of 2 changed points"
 # shellcheck disable=SC2086
 "$dmbench" sweep --experiment "$experiment" --out "$out" --resume $tiny \
   --set run.measure_ms=0.3 >/dev/null 2>"$out.changed"
