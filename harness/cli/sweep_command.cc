@@ -61,14 +61,12 @@ bool ResumableResult(const fs::path& file, const driver::ExperimentPoint& point,
   const nlohmann::json wanted = driver::RunConfig::FromJson(point.config).ToJson();
   const nlohmann::json made = result->value("config", nlohmann::json());
   if (made == wanted) return true;
-  reason = "its result was made from another config";
-  for (const auto& patch : nlohmann::json::diff(made, wanted)) {
-    std::string path = patch.value("path", "");
-    if (!path.empty()) path.erase(0, 1);
-    std::replace(path.begin(), path.end(), '/', '.');
-    reason += " (first difference: " + path + ")";
-    break;
-  }
+  // The first JSON-patch operation turning one into the other, e.g.
+  // "/run/measure_ms", names the field as a --set would: run.measure_ms.
+  std::string field = nlohmann::json::diff(made, wanted).front().value("path", "/");
+  field.erase(0, 1);
+  std::replace(field.begin(), field.end(), '/', '.');
+  reason = "its result was made from another config (first difference: " + field + ")";
   return false;
 }
 
