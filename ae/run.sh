@@ -123,15 +123,12 @@ case "$backend" in
     exit 2 ;;
 esac
 
-if [[ -z "${DMBENCH:-}" ]]; then
-  # The simulated fabric needs the build and plot dependencies only; a
-  # cluster node also needs rdma-core (never the Soft-RoCE VM of the tests).
-  if [[ "$backend" == verbs ]]; then ae/setup.sh cluster; else ae/setup.sh main; fi
-  echo "== build (release)" >&2
-  cmake --preset release >/dev/null
-  cmake --build --preset release -j "$(nproc)" --target dmbench >/dev/null
-  DMBENCH=build/release/harness/cli/dmbench
-fi
+# The simulated fabric needs the build and plot dependencies only; a
+# cluster node also needs rdma-core (never the Soft-RoCE VM of the tests).
+setup_profile=main
+[[ "$backend" != verbs ]] || setup_profile=cluster
+# shellcheck source=ae/dmbench-release.sh
+source ae/dmbench-release.sh
 
 scale=()
 case "$mode" in
