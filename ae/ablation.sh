@@ -40,6 +40,7 @@ ablations=(
   "lock-spinners-21|local lock hand-off: 21 ns per spinner (chosen 31)|backend.nic_overrides.cpu_lock_spinner_ns=21|sensitivity: the low end of the evidence (the next holder served after half the spinners, same socket)"
   "lock-spinners-41|local lock hand-off: 41 ns per spinner (chosen 31)|backend.nic_overrides.cpu_lock_spinner_ns=41|sensitivity: the high end of the evidence (served after every spinner)"
   "random-arbitration|bucket arbitration: random instead of FIFO|backend.nic_overrides.atomic_bucket_arbitration=random|a freed bucket serves a random waiter"
+  "cache-lookup-ours|index-cache lookup priced as our structure: 860 ns (the paper's skiplist 2840)|backend.nic_overrides.cpu_index_cache_lookup_ns=860|sensitivity: each cached lookup costs what our sorted-array cache costs at the paper's scale (the profile's value before it priced the paper's skiplist)"
   "no-cpu-costs|per-operation client CPU costs|backend.nic_overrides.cpu_crc_ns_per_byte=0 backend.nic_overrides.cpu_coroutine_switch_ns=0 backend.nic_overrides.cpu_key_generation_ns=0 backend.nic_overrides.cpu_index_cache_lookup_ns=0 backend.nic_overrides.cpu_lock_spinner_ns=0|no CPU charged for checksums, coroutine resumptions, key generation, index-cache lookups or lock spinners"
   "paper-key-population|key popularity of the paper's 1 billion keys|workload.zipf_population=1000000000|Zipfian ranks over 1 billion keys folded onto the scaled key space: the hottest key takes 4.2% of accesses instead of 5.5%|fig10 fig14"
 )

@@ -37,7 +37,8 @@ constexpr const char* kUsage =
     "  calibration   the public calibration targets: unloaded round trip, message rates,\n"
     "                WRITE bandwidth, same-address CAS (host, on-chip)\n"
     "  cpu       wall-clock CPU cost of our client code on this machine, per component\n"
-    "            (CRC32C byte, index-cache lookup, key generation, coroutine resumption):\n"
+    "            (CRC32C byte, index-cache lookup in ours and in the paper's skiplist, key\n"
+    "            generation, coroutine resumption):\n"
     "            the source of the NIC profile's cpu_* parameters; not simulated\n"
     "  all       all of them in turn\n";
 

@@ -39,10 +39,12 @@ struct CpuCostBenchmarkConfig {
   uint64_t seed = 1;
 };
 
-// Runs the four components, prints a table to `table` and returns
+// Runs the five components, prints a table to `table` and returns
 // {"benchmark": "cpu", "cpu_model": ..., "points": [{"component": ...,
 // "ns": ..., "unit": ..., ...}]} with the components in the order
-// crc32c_per_byte, index_cache_lookup, key_generation, coroutine_switch.
+// crc32c_per_byte, index_cache_lookup (ours, priced by no parameter:
+// profile_parameter ""), paper_index_cache_lookup, key_generation,
+// coroutine_switch.
 nlohmann::json RunCpuCostBenchmark(const CpuCostBenchmarkConfig& config, std::ostream& table);
 
 // The level-1 internal nodes (the parents of leaves, which the index cache
