@@ -141,8 +141,8 @@ std::vector<nlohmann::json> MeasureIndexCaches(const CpuCostBenchmarkConfig& con
           return sum;
         });
     const indexes::IndexCacheStats stats = cache.stats();
-    nlohmann::json point = Point("index_cache_lookup", "", "ns per lookup", 1, timing,
-                                 config.lookups_per_batch);
+    nlohmann::json point =
+        Point("index_cache_lookup", "", "ns per lookup", 1, timing, config.lookups_per_batch);
     point["cached_nodes"] = stats.entries;
     point["hit_fraction"] = stats.hits + stats.misses
                                 ? static_cast<double>(stats.hits) / (stats.hits + stats.misses)
@@ -166,14 +166,14 @@ std::vector<nlohmann::json> MeasureIndexCaches(const CpuCostBenchmarkConfig& con
           return sum;
         });
     const uint64_t lookups = (config.batches + 1) * config.lookups_per_batch;
-    nlohmann::json point =
-        Point("paper_index_cache_lookup", "cpu_index_cache_lookup_ns", "ns per lookup", 1, timing,
-              config.lookups_per_batch);
+    nlohmann::json point = Point("paper_index_cache_lookup", "cpu_index_cache_lookup_ns",
+                                 "ns per lookup", 1, timing, config.lookups_per_batch);
     point["cached_nodes"] = cache.entries();
     point["hit_fraction"] = static_cast<double>(hits) / static_cast<double>(lookups);
-    point["note"] = "the paper's structure (skiplist, page scan): " +
-                    std::to_string(cache.entries()) + " level-1 nodes cached, " +
-                    Format("%.0f%% hits", 100 * point["hit_fraction"].get<double>());
+    point["note"] =
+        "the paper's structure (skiplist, page scan): " + std::to_string(cache.entries()) +
+        " level-1 nodes cached, " +
+        Format("%.0f%% hits", 100 * point["hit_fraction"].get<double>());
     points.push_back(std::move(point));
   }
   return points;

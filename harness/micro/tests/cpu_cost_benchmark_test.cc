@@ -42,8 +42,8 @@ TEST(CpuCostBenchmark, DocumentHasFiveMeasuredComponents) {
   // Our own cache's lookup is shown beside the paper's structure, which is
   // what the profile prices.
   const std::vector<std::string> parameters = {"cpu_crc_ns_per_byte", "",
-                                               "cpu_index_cache_lookup_ns",
-                                               "cpu_key_generation_ns", "cpu_coroutine_switch_ns"};
+                                               "cpu_index_cache_lookup_ns", "cpu_key_generation_ns",
+                                               "cpu_coroutine_switch_ns"};
   for (size_t i = 0; i < points.size(); ++i) {
     const nlohmann::json& point = points[i];
     EXPECT_EQ(point.at("component"), components[i]);
