@@ -37,5 +37,29 @@ TEST(KeySpaceBulkload, StreamsKeysAndRangesAgreeWithTheKeySpace) {
   EXPECT_EQ(range, std::vector<indexes::KeyValue>(expected.begin() + 100, expected.begin() + 200));
 }
 
+// Ranges that start or end inside a bitmap word, on a word's edge, outside
+// [1, N] or empty give exactly the loaded keys of [from, to).
+TEST(KeySpaceBulkload, RangesAtEveryEdgeGiveTheLoadedKeysOfTheRange) {
+  workloads::WorkloadSpec spec;
+  spec.keys = 1000;
+  const workloads::KeySpace key_space(spec, 3);
+  const KeySpaceBulkload source(key_space.bulkloaded(), 3);
+  std::vector<indexes::KeyValue> range;
+  const std::vector<uint64_t> edges = {0,   1,   2,   63,   64,   65,   127, 128,
+                                       129, 500, 999, 1000, 1001, 1002, 5000};
+  for (uint64_t from : edges) {
+    for (uint64_t to : edges) {
+      std::vector<indexes::KeyValue> expected;
+      for (uint64_t key = from; key < to; ++key) {
+        if (key_space.Bulkloaded(key)) {
+          expected.emplace_back(key, workloads::KeySpace::BulkloadValue(3, key));
+        }
+      }
+      source.Range(from, to, &range);
+      ASSERT_EQ(range, expected) << "[" << from << ", " << to << ")";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace dmbench::driver
