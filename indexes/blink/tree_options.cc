@@ -129,7 +129,10 @@ const ConfigFields<TreeOptions>& TreeOptions::Fields() {
               options.cache_bytes =
                   reader.Unsigned("cache_mib", options.cache_bytes >> 20, 0, 1 << 20) << 20;
             },
-            [](const O& options) { return nlohmann::json(options.cache_bytes >> 20); });
+            [](const O& options) { return nlohmann::json(options.cache_bytes >> 20); })
+        .Bool("cache_prewarm", &O::cache_prewarm,
+              "start each index cache holding the bulkloaded level-1 nodes (as far as they "
+              "fit), as a long-running one does; off: caches start cold");
     return list;
   }();
   return fields;
