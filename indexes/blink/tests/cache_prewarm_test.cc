@@ -6,10 +6,7 @@
 #include <memory>
 #include <vector>
 
-#include "harness/rdma/sim/sim_cluster.h"
-#include "harness/rdma/sim/tests/sim_test_support.h"
 #include "indexes/blink/tests/tree_test_support.h"
-#include "indexes/index_factory.h"
 
 namespace dmbench::indexes {
 namespace {
@@ -18,27 +15,12 @@ constexpr uint32_t kMachines = 3;
 constexpr uint64_t kKeys = 20000;  // keys 1, 4, 7, ...: 1 KiB nodes give three levels
 constexpr uint64_t kStride = 3;
 
-struct Loaded {
-  std::unique_ptr<rdma::sim::SimCluster> cluster;
-  std::unique_ptr<BLinkTree> tree;
-};
+using Loaded = testing::TreeFixture;
 
 Loaded Bulkloaded(const TreeOptions& options) {
-  Loaded loaded;
-  loaded.cluster = std::make_unique<rdma::sim::SimCluster>(
-      testing::FixtureTopology(kMachines, 1, 1), rdma::sim::testing::DefaultProfile(),
-      rdma::sim::SimOptions());
-  loaded.tree = MakeBLinkTree(options, loaded.cluster->shape(), 7);
-  testing::Bulkload(*loaded.cluster, *loaded.tree, kKeys, kStride, 0.8, nullptr);
+  Loaded loaded = testing::MakeFixture(options, kMachines, 1, 1, 7);
+  testing::Bulkload(loaded, kKeys, kStride, 0.8, nullptr);
   return loaded;
-}
-
-uint64_t Built(rdma::sim::SimCluster& cluster) {
-  uint64_t built = 0;
-  for (uint16_t server = 0; server < kMachines; ++server) {
-    built += cluster.memory(server, rdma::MemorySpace::kHost).deferred().built();
-  }
-  return built;
 }
 
 // Looks up every bulkloaded key from the first client of each compute
@@ -100,9 +82,9 @@ TEST(CachePrewarm, AFirstLookupReadsOnlyItsLeaf) {
       EXPECT_TRUE(loaded.tree->Lookup(client, 1 + kStride * 40, &value, stats));
     });
     if (prewarm) {
-      EXPECT_EQ(Built(*loaded.cluster), 1u);
+      EXPECT_EQ(testing::BuiltNodes(*loaded.cluster), 1u);
     } else {
-      EXPECT_GT(Built(*loaded.cluster), 1u);
+      EXPECT_GT(testing::BuiltNodes(*loaded.cluster), 1u);
     }
   }
 }

@@ -41,14 +41,6 @@ Loaded Bulkloaded(const TreeOptions& options, bool deferred) {
   return loaded;
 }
 
-uint64_t Built(rdma::sim::SimCluster& cluster) {
-  uint64_t built = 0;
-  for (uint16_t server = 0; server < kMachines; ++server) {
-    built += cluster.memory(server, rdma::MemorySpace::kHost).deferred().built();
-  }
-  return built;
-}
-
 uint64_t Pending(rdma::sim::SimCluster& cluster) {
   uint64_t pending = 0;
   for (uint16_t server = 0; server < kMachines; ++server) {
@@ -98,9 +90,9 @@ TEST_P(DeferredBulkload, ALookupBuildsOnlyTheNodesOnItsPath) {
     EXPECT_EQ(value, key);
   });
   const uint32_t height = 3;  // 20000 keys in 1 KiB nodes: leaves, one level, the root
-  EXPECT_GE(Built(*loaded.cluster), 1u);
-  EXPECT_LE(Built(*loaded.cluster), height);
-  EXPECT_EQ(Pending(*loaded.cluster) + Built(*loaded.cluster), nodes);
+  EXPECT_GE(testing::BuiltNodes(*loaded.cluster), 1u);
+  EXPECT_LE(testing::BuiltNodes(*loaded.cluster), height);
+  EXPECT_EQ(Pending(*loaded.cluster) + testing::BuiltNodes(*loaded.cluster), nodes);
 }
 
 INSTANTIATE_TEST_SUITE_P(Schemes, DeferredBulkload, ::testing::ValuesIn(testing::kAllSchemes));

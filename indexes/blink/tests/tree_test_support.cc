@@ -29,6 +29,15 @@ TreeFixture MakeFixture(const TreeOptions& options, uint32_t machines, uint32_t 
   return fixture;
 }
 
+uint64_t BuiltNodes(rdma::sim::SimCluster& cluster) {
+  uint64_t built = 0;
+  for (uint32_t server = 0; server < cluster.shape().memory_servers; ++server) {
+    built +=
+        cluster.memory(static_cast<uint16_t>(server), rdma::MemorySpace::kHost).deferred().built();
+  }
+  return built;
+}
+
 void Bulkload(rdma::Cluster& cluster, BLinkTree& tree, uint64_t count, uint64_t stride, double fill,
               ConsistencyChecker* checker) {
   std::vector<KeyValue> entries;

@@ -44,6 +44,11 @@ inline void Bulkload(TreeFixture& fixture, uint64_t count, uint64_t stride, doub
   Bulkload(*fixture.cluster, *fixture.tree, count, stride, fill, checker);
 }
 
+// Nodes built so far from deferred bulkload content, over every memory
+// server's host memory: what verbs have touched of a tree bulkloaded on the
+// simulated fabric.
+uint64_t BuiltNodes(rdma::sim::SimCluster& cluster);
+
 struct WorkloadMix {
   uint64_t key_space = 2000;  // keys are drawn from [1, key_space]
   uint32_t operations_per_client = 100;
