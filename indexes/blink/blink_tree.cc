@@ -140,8 +140,7 @@ std::shared_ptr<const NodeImage> BLinkTree::InternalNode(rdma::Client& client,
   return image;
 }
 
-void BLinkTree::CacheLevelOne(rdma::Client& client, rdma::GlobalAddress address,
-                              const NodeImage& image) {
+CachedInternalNode BLinkTree::LevelOneCopy(rdma::GlobalAddress address, const NodeImage& image) {
   CachedInternalNode cached;
   cached.address = address;
   cached.low_fence = image.low_fence;
@@ -150,7 +149,12 @@ void BLinkTree::CacheLevelOne(rdma::Client& client, rdma::GlobalAddress address,
   cached.children.reserve(image.entries.size());
   for (const InternalEntry& entry : image.entries)
     cached.children.emplace_back(entry.key, entry.child);
-  StateOf(client).cache.Insert(std::move(cached));
+  return cached;
+}
+
+void BLinkTree::CacheLevelOne(rdma::Client& client, rdma::GlobalAddress address,
+                              const NodeImage& image) {
+  StateOf(client).cache.Insert(LevelOneCopy(address, image));
 }
 
 rdma::GlobalAddress BLinkTree::Descend(rdma::Client& client, uint64_t key, uint8_t level,

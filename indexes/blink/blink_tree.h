@@ -35,6 +35,8 @@
 
 namespace dmbench::indexes {
 
+class BulkloadImage;
+
 class BLinkTree final : public Index {
  public:
   using LockerFactory = std::function<std::unique_ptr<NodeLocker>(const GlobalLockTable& table)>;
@@ -102,14 +104,12 @@ class BLinkTree final : public Index {
   void ForgetTopLevels(rdma::Client& client);
   void DropTopLevelNode(rdma::Client& client, rdma::GlobalAddress address);
   void CacheLevelOne(rdma::Client& client, rdma::GlobalAddress address, const NodeImage& image);
+  // What the index cache keeps of the level-1 node `image` at `address`.
+  static CachedInternalNode LevelOneCopy(rdma::GlobalAddress address, const NodeImage& image);
   // index.cache_prewarm: gives every compute server's cache the level-1
-  // nodes of a tree just bulkloaded with `leaves` (low fences and packed
-  // addresses, in key order) under `parents`, `per_internal` children each,
-  // in key order until a cache is full. Set-up path, before any client runs.
-  void PrewarmCaches(std::span<const uint64_t> leaf_low_fences,
-                     std::span<const uint64_t> leaf_addresses,
-                     std::span<const uint64_t> parent_low_fences,
-                     std::span<const uint64_t> parent_addresses, uint64_t per_internal);
+  // nodes of the tree just bulkloaded as `image`, in key order until a
+  // cache is full. Set-up path, before any client runs.
+  void PrewarmCaches(const BulkloadImage& image);
 
   // Writes.
   enum class Mutation { kUpsert, kDelete };

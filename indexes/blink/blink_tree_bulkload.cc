@@ -5,7 +5,6 @@
 // simulated fabric, when a run first touches each node.
 #include <algorithm>
 #include <cmath>
-#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -72,45 +71,27 @@ void BLinkTree::Bulkload(rdma::Client& client, std::shared_ptr<const BulkloadSou
     levels.push_back(std::move(above));
   }
 
+  auto image = std::make_shared<BulkloadImage>(format_, EmptyLeaf(), std::move(source),
+                                               std::move(levels), per_leaf, per_internal);
+  client.WriteDeferred(image);
+  const uint64_t root = image->root().Pack();
+  client.Write(rdma::GlobalAddress::Host(0, IndexLayout::kRootPointerOffset), &root, sizeof(root));
   // Every compute server starts from a cold cache over the new tree, or from
   // one holding its level-1 nodes.
   for (size_t i = 0; i < compute_servers_.size(); ++i) {
     compute_servers_[i] = std::make_unique<ComputeServerState>(options_.cache_bytes,
                                                                DeriveSeed(seed_, i), cached_nodes_);
   }
-  if (options_.cache_prewarm && levels.size() >= 2) {
-    PrewarmCaches(levels[0].low_fences, levels[0].addresses, levels[1].low_fences,
-                  levels[1].addresses, per_internal);
-  }
-
-  auto image = std::make_shared<BulkloadImage>(format_, EmptyLeaf(), std::move(source),
-                                               std::move(levels), per_leaf, per_internal);
-  client.WriteDeferred(image);
-  const uint64_t root = image->root().Pack();
-  client.Write(rdma::GlobalAddress::Host(0, IndexLayout::kRootPointerOffset), &root, sizeof(root));
+  if (options_.cache_prewarm) PrewarmCaches(*image);
 }
 
-void BLinkTree::PrewarmCaches(std::span<const uint64_t> leaf_low_fences,
-                              std::span<const uint64_t> leaf_addresses,
-                              std::span<const uint64_t> parent_low_fences,
-                              std::span<const uint64_t> parent_addresses, uint64_t per_internal) {
-  // The copy a lookup would cache after reading the parent (CacheLevelOne),
-  // built from the shape instead of the bytes, which stay unbuilt.
+void BLinkTree::PrewarmCaches(const BulkloadImage& image) {
+  // The copies lookups would cache after reading each parent of leaves,
+  // made from the shape instead of the bytes, which stay unbuilt.
   std::vector<bool> full(compute_servers_.size(), false);
-  CachedInternalNode node;
-  for (size_t parent = 0; parent < parent_low_fences.size(); ++parent) {
-    const uint64_t begin = parent * per_internal;
-    const uint64_t end = std::min<uint64_t>(leaf_low_fences.size(), begin + per_internal);
-    node.address = rdma::GlobalAddress::Unpack(parent_addresses[parent]);
-    node.low_fence = parent_low_fences[parent];
-    node.high_fence =
-        parent + 1 < parent_low_fences.size() ? parent_low_fences[parent + 1] : kInfinity;
-    node.leftmost_child = rdma::GlobalAddress::Unpack(leaf_addresses[begin]);
-    node.children.clear();
-    for (uint64_t leaf = begin + 1; leaf < end; ++leaf) {
-      node.children.emplace_back(leaf_low_fences[leaf],
-                                 rdma::GlobalAddress::Unpack(leaf_addresses[leaf]));
-    }
+  for (uint64_t parent = 0; parent < image.nodes(1); ++parent) {
+    const CachedInternalNode node =
+        LevelOneCopy(image.NodeAddress(1, parent), image.Internal(1, parent));
     const uint64_t bytes = IndexCache::EntryBytes(node);
     bool any = false;
     for (size_t server = 0; server < compute_servers_.size(); ++server) {

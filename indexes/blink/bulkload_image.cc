@@ -35,7 +35,7 @@ std::pair<size_t, uint64_t> BulkloadImage::Locate(uint64_t block) const {
 
 rdma::GlobalAddress BulkloadImage::address(uint64_t block) const {
   const auto [level, index] = Locate(block);
-  return rdma::GlobalAddress::Unpack(levels_[level].addresses[index]);
+  return NodeAddress(level, index);
 }
 
 rdma::GlobalAddress BulkloadImage::root() const {

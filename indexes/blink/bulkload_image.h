@@ -46,11 +46,19 @@ class BulkloadImage final : public rdma::DeferredContent {
 
   rdma::GlobalAddress root() const;
 
+  // The nodes of `level` (0: the leaves), 0 above the root; node `index` of
+  // an internal level (1 and up, index in key order): where it is and what
+  // it holds.
+  uint64_t nodes(size_t level) const { return level < levels_.size() ? levels_[level].nodes() : 0; }
+  rdma::GlobalAddress NodeAddress(size_t level, uint64_t index) const {
+    return rdma::GlobalAddress::Unpack(levels_.at(level).addresses.at(index));
+  }
+  NodeImage Internal(size_t level, uint64_t index) const;
+
  private:
   // The level and the index in it of `block`.
   std::pair<size_t, uint64_t> Locate(uint64_t block) const;
   NodeImage Leaf(uint64_t index) const;
-  NodeImage Internal(size_t level, uint64_t index) const;
 
   NodeFormat format_;
   NodeImage empty_leaf_;
