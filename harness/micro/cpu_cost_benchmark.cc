@@ -127,54 +127,45 @@ std::vector<nlohmann::json> MeasureIndexCaches(const CpuCostBenchmarkConfig& con
   std::vector<uint64_t> keys(kLookupKeys);
   for (uint64_t& key : keys) key = 1 + random.Uniform(config.keys);
 
-  std::vector<nlohmann::json> points;
-  {
-    indexes::IndexCache cache(config.tree.cache_bytes, config.seed);
-    for (const indexes::CachedInternalNode& node : nodes) cache.Insert(node);
-    const BatchTiming timing =
-        TimePerItem(config.batches, config.lookups_per_batch, [&](uint64_t n) {
-          uint64_t sum = 0;
-          for (uint64_t i = 0; i < n; ++i) {
-            const auto route = cache.FindLeaf(keys[i % kLookupKeys]);
-            sum += route ? route->leaf.Pack() : 0;
-          }
-          return sum;
-        });
-    const indexes::IndexCacheStats stats = cache.stats();
-    nlohmann::json point =
-        Point("index_cache_lookup", "", "ns per lookup", 1, timing, config.lookups_per_batch);
-    point["cached_nodes"] = stats.entries;
-    point["hit_fraction"] = stats.hits + stats.misses
-                                ? static_cast<double>(stats.hits) / (stats.hits + stats.misses)
-                                : 0;
-    point["note"] = "ours (sorted array): " + std::to_string(stats.entries) +
-                    " level-1 nodes cached, " +
-                    Format("%.0f%% hits", 100 * point["hit_fraction"].get<double>());
-    points.push_back(std::move(point));
-  }
-  {
-    SkiplistCacheModel cache(nodes, config.tree.node_bytes, config.seed);
+  // Times `find` (a key's leaf, packed, or 0 on a miss) over the keys.
+  const auto measure = [&](const char* component, const char* parameter, const char* structure,
+                           size_t cached_nodes, auto&& find) {
     uint64_t hits = 0;
     const BatchTiming timing =
         TimePerItem(config.batches, config.lookups_per_batch, [&](uint64_t n) {
           uint64_t sum = 0;
           for (uint64_t i = 0; i < n; ++i) {
-            const uint64_t leaf = cache.FindLeaf(keys[i % kLookupKeys]);
+            const uint64_t leaf = find(keys[i % kLookupKeys]);
             hits += leaf != 0;
             sum += leaf;
           }
           return sum;
         });
     const uint64_t lookups = (config.batches + 1) * config.lookups_per_batch;
-    nlohmann::json point = Point("paper_index_cache_lookup", "cpu_index_cache_lookup_ns",
-                                 "ns per lookup", 1, timing, config.lookups_per_batch);
-    point["cached_nodes"] = cache.entries();
+    nlohmann::json point =
+        Point(component, parameter, "ns per lookup", 1, timing, config.lookups_per_batch);
+    point["cached_nodes"] = cached_nodes;
     point["hit_fraction"] = static_cast<double>(hits) / static_cast<double>(lookups);
-    point["note"] =
-        "the paper's structure (skiplist, page scan): " + std::to_string(cache.entries()) +
-        " level-1 nodes cached, " +
-        Format("%.0f%% hits", 100 * point["hit_fraction"].get<double>());
-    points.push_back(std::move(point));
+    point["note"] = std::string(structure) + ": " + std::to_string(cached_nodes) +
+                    " level-1 nodes cached, " +
+                    Format("%.0f%% hits", 100 * point["hit_fraction"].get<double>());
+    return point;
+  };
+  std::vector<nlohmann::json> points;
+  {
+    indexes::IndexCache cache(config.tree.cache_bytes, config.seed);
+    for (const indexes::CachedInternalNode& node : nodes) cache.Insert(node);
+    points.push_back(measure("index_cache_lookup", "", "ours (sorted array)", cache.stats().entries,
+                             [&](uint64_t key) -> uint64_t {
+                               const auto route = cache.FindLeaf(key);
+                               return route ? route->leaf.Pack() : 0;
+                             }));
+  }
+  {
+    SkiplistCacheModel cache(nodes, config.tree.node_bytes, config.seed);
+    points.push_back(measure("paper_index_cache_lookup", "cpu_index_cache_lookup_ns",
+                             "the paper's structure (skiplist, page scan)", cache.entries(),
+                             [&](uint64_t key) { return cache.FindLeaf(key); }));
   }
   return points;
 }
