@@ -14,6 +14,7 @@
 #include "harness/micro/cpu_cost_benchmark.h"
 #include "harness/micro/hocl_benchmark.h"
 #include "harness/micro/interference_benchmark.h"
+#include "harness/micro/scale_up_benchmark.h"
 #include "harness/micro/spinlock_benchmark.h"
 #include "harness/micro/verb_benchmark.h"
 #include "harness/rdma/errors.h"
@@ -34,6 +35,8 @@ constexpr const char* kUsage =
     "  hocl      the hierarchical on-chip lock: host, +on-chip, +hierarchical, +handover\n"
     "            (Fig. 16)\n"
     "  interference  READ throughput and latency while k clients spin CAS on one word\n"
+    "  scaleup   one compute server's 8 B READ/WRITE throughput vs threads and depth, per-thread\n"
+    "            QP vs per-thread doorbell (SMART Figs. 3, 4; use --nic cx6-200g)\n"
     "  calibration   the public calibration targets: unloaded round trip, message rates,\n"
     "                WRITE bandwidth, same-address CAS (host, on-chip)\n"
     "  cpu       wall-clock CPU cost of our client code on this machine, per component\n"
@@ -148,7 +151,14 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
       "cache-mib", po::value<uint64_t>(),
       "cpu: index cache per compute server in MiB (default 64; the paper's is 500)")(
       "spinners", po::value<std::string>()->default_value("0,32,96,128,160"),
-      "interference: numbers of spinning clients (the others READ)");
+      "interference: numbers of spinning clients (the others READ)")(
+      "thread-counts",
+      po::value<std::string>()->default_value("1,8,16,24,32,40,48,56,64,72,80,88,96"),
+      "scaleup: client threads of the one compute server, each 1..4096")(
+      "depths", po::value<std::string>()->default_value("8"),
+      "scaleup: work requests each thread posts before it waits, each 1..256")(
+      "doorbells", po::value<std::string>()->default_value("both"),
+      "scaleup: qp (per-thread QP, the driver's doorbells), thread (per-thread doorbell) or both");
 
   if (arguments.empty() || arguments[0] == "--help" || arguments[0] == "-h") {
     std::cout << kUsage << "\n" << options;
@@ -162,6 +172,7 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
                {"hocl", 0},
                {"interference", 0},
                {"calibration", 0},
+               {"scaleup", 0},
                {"cpu", 0},
                {"all", 0}});
 
@@ -283,6 +294,31 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
     config.topology = TopologyFrom(values, config.topology);
     results["benchmarks"].push_back(
         micro::RunInterferenceBenchmark(config, window(20, 200), std::cout));
+  }
+  if (benchmark == "scaleup") {
+    micro::ScaleUpBenchmarkConfig config;
+    config.verbs =
+        Choose<std::vector<rdma::Verb>>("verb", values["verb"].as<std::string>(),
+                                        {{"read", {rdma::Verb::kRead}},
+                                         {"write", {rdma::Verb::kWrite}},
+                                         {"both", {rdma::Verb::kRead, rdma::Verb::kWrite}}});
+    config.thread_counts.clear();
+    for (uint64_t threads :
+         ParseUnsignedList("thread-counts", values["thread-counts"].as<std::string>())) {
+      if (threads < 1 || threads > 4096) {
+        throw ConfigError("--thread-counts: each count must be in [1, 4096]");
+      }
+      config.thread_counts.push_back(static_cast<uint32_t>(threads));
+    }
+    config.depths.clear();
+    for (uint64_t depth : ParseUnsignedList("depths", values["depths"].as<std::string>())) {
+      if (depth < 1 || depth > 256) throw ConfigError("--depths: each depth must be in [1, 256]");
+      config.depths.push_back(static_cast<uint32_t>(depth));
+    }
+    config.per_thread_doorbells =
+        Choose<std::vector<bool>>("doorbells", values["doorbells"].as<std::string>(),
+                                  {{"qp", {false}}, {"thread", {true}}, {"both", {false, true}}});
+    results["benchmarks"].push_back(micro::RunScaleUpBenchmark(config, window(20, 200), std::cout));
   }
   if (benchmark == "calibration") {
     for (nlohmann::json& document : micro::RunCalibrationBenchmarks(window(20, 200), std::cout)) {

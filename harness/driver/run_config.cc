@@ -138,6 +138,10 @@ RunConfig RunConfig::FromJson(const nlohmann::json& document) {
     }
     backend.RejectUnknownKeys();
   }
+  if (root.Has("substrate")) {
+    JsonObjectReader substrate = root.Object("substrate");
+    config.substrate = rdma::SubstrateOptions::FromJson(substrate);
+  }
   if (root.Has("workload")) {
     JsonObjectReader workload = root.Object("workload");
     config.workload.ReadJson(workload);
@@ -153,6 +157,11 @@ RunConfig RunConfig::FromJson(const nlohmann::json& document) {
         "index.masked_locks: needs masked compare-and-swap, which upstream rdma-core does not "
         "have, so backend.type verbs cannot run it (set index.masked_locks to false)");
   }
+  if (config.backend.type == "verbs" && config.substrate.per_thread_doorbells) {
+    throw ConfigError(
+        "substrate.per_thread_doorbells: the verbs backend does not allocate per-thread "
+        "doorbells yet, so backend.type verbs cannot run it (set it to false)");
+  }
   return config;
 }
 
@@ -166,6 +175,7 @@ nlohmann::json RunConfig::ToJson() const {
           {"index", index_json},
           {"topology", topology.ToJson()},
           {"backend", backend_json},
+          {"substrate", substrate.ToJson()},
           {"workload", workload.ToJson()},
           {"run", RunFields().Write(*this)}};
 }

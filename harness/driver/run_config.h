@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/rdma/substrate_options.h"
 #include "harness/rdma/topology.h"
 #include "harness/rdma/verbs/verbs_options.h"
 #include "harness/util/config_forward.h"
@@ -48,6 +49,7 @@ struct RunConfig {
   double fill_factor = 0.8;  // bulkload leaf fill
   rdma::Topology topology;
   BackendConfig backend;
+  rdma::SubstrateOptions substrate;  // the substrate's scale-up techniques
   workloads::WorkloadSpec workload;
   double warmup_ms = 1;    // simulated on the sim
   double measure_ms = 10;  // simulated on the sim

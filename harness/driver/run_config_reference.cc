@@ -47,6 +47,10 @@ std::string RunConfigReferenceMarkdown() {
                  BackendConfig::SimFields().MarkdownRows(defaults.backend)) +
          "With `verbs`:\n\n" + kHeader +
          rdma::verbs::VerbsOptions::Fields().MarkdownRows(verbs_backend.verbs) + "\n" +
+         Section("substrate",
+                 "The one-sided RDMA substrate's scale-up techniques (SMART, ASPLOS'24 §4), "
+                 "below the index API, so that every index gets them; each is off by default.",
+                 rdma::SubstrateOptions::Fields().MarkdownRows(defaults.substrate)) +
          Section("workload",
                  "Which operations a run issues, in which proportions, over which keys.",
                  workloads::WorkloadSpec::Fields().MarkdownRows(defaults.workload)) +

@@ -52,6 +52,7 @@ class SimFabric final : public Fabric {
     rdma::sim::SimOptions options;
     options.seed = config.seed;
     options.deferred_writes = config.backend.deferred_bulkload;
+    options.substrate = config.substrate;
     return options;
   }
 

@@ -27,6 +27,7 @@ PointResult MeasurePoint(const rdma::Topology& topology, const MicroOptions& opt
                          const Operation& operation) {
   rdma::sim::SimOptions sim_options;
   sim_options.seed = options.seed;
+  sim_options.substrate = options.substrate;
   rdma::sim::SimCluster cluster(topology, options.profile, sim_options);
 
   const auto begin_ns = static_cast<uint64_t>(options.warmup_us * 1e3);

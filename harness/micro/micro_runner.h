@@ -14,6 +14,7 @@
 #include "harness/rdma/client.h"
 #include "harness/rdma/sim/nic_profile.h"
 #include "harness/rdma/sim/sim_cluster.h"
+#include "harness/rdma/substrate_options.h"
 #include "harness/rdma/topology.h"
 #include "harness/stats/log_linear_histogram.h"
 
@@ -24,6 +25,7 @@ struct MicroOptions {
   uint64_t seed = 1;
   double warmup_us = 20;
   double measure_us = 200;
+  rdma::SubstrateOptions substrate;  // the substrate's techniques, all off by default
 };
 
 // Completed operations of one point: those that finished inside the

@@ -75,6 +75,23 @@ TEST(RunConfig, BadFieldsAreNamedWithWhatIsAllowed) {
   EXPECT_NE(MessageOf({{"workload", {{"mix", "nope"}}}}).find("workload.mix"), std::string::npos);
 }
 
+TEST(RunConfig, SubstrateTechniquesAreOffUnlessAsked) {
+  EXPECT_FALSE(RunConfig::FromJson(nlohmann::json::object()).substrate.per_thread_doorbells);
+  const RunConfig config = RunConfig::FromJson({{"substrate", {{"per_thread_doorbells", true}}}});
+  EXPECT_TRUE(config.substrate.per_thread_doorbells);
+  EXPECT_EQ(config.ToJson().at("substrate").at("per_thread_doorbells"), true);
+  EXPECT_NE(MessageOf({{"substrate", {{"per_thread_doorbell", true}}}})
+                .find("unknown key substrate.per_thread_doorbell"),
+            std::string::npos);
+  EXPECT_NE(MessageOf({{"substrate", {{"per_thread_doorbells", 1}}}})
+                .find("substrate.per_thread_doorbells"),
+            std::string::npos);
+  EXPECT_NE(
+      MessageOf({{"backend", {{"type", "verbs"}}}, {"substrate", {{"per_thread_doorbells", true}}}})
+          .find("substrate.per_thread_doorbells: the verbs backend"),
+      std::string::npos);
+}
+
 TEST(RunConfig, SetOverridesParseJsonOrTakeAString) {
   nlohmann::json document = nlohmann::json::object();
   document = ApplySet(document, "index.combine=false");

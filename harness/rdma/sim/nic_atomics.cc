@@ -160,6 +160,8 @@ void NicModel::DropQueuedWork() {
     }
     nic.parked_atomics = 0;
     nic.slot_waiters.clear();
+    nic.outstanding_requests = 0;
+    nic.completions = {};
   }
 }
 

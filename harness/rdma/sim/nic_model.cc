@@ -22,13 +22,14 @@ uint32_t ProcessingUnitOf(uint32_t thread, uint16_t server, uint64_t units) {
 }
 
 NicModel::NicModel(const NicProfile& profile, const Topology& topology, SimCluster& cluster,
-                   EventQueue& events, Random& random)
+                   EventQueue& events, Random& random, bool per_thread_doorbells)
     : profile_(profile),
       cluster_(cluster),
       events_(events),
       random_(random),
       memory_servers_(topology.memory_servers),
       units_modelled_(profile.processing_units > 0),
+      wqe_cache_modelled_(profile.wqe_cache_entries > 0),
       outbound_service_(MessageServiceTime(profile.nic_outbound_mops)),
       inbound_service_(MessageServiceTime(profile.nic_inbound_mops)),
       nic_latency_(Nanoseconds(profile.nic_latency_ns)),
@@ -38,7 +39,9 @@ NicModel::NicModel(const NicProfile& profile, const Topology& topology, SimClust
       on_chip_access_(Nanoseconds(profile.on_chip_access_ns)),
       atomic_on_chip_(Nanoseconds(profile.atomic_on_chip_ns)),
       doorbell_(Nanoseconds(profile.cpu_doorbell_ns)),
-      post_request_(Nanoseconds(profile.cpu_post_request_ns)) {
+      post_request_(Nanoseconds(profile.cpu_post_request_ns)),
+      doorbell_spinner_(Nanoseconds(profile.cpu_doorbell_spinner_ns)),
+      wqe_miss_(Nanoseconds(profile.wqe_miss_ns)) {
   // Machine i carries memory server i and, when co-located, compute server i.
   const uint32_t nic_count = topology.colocated
                                  ? topology.memory_servers
@@ -61,6 +64,7 @@ NicModel::NicModel(const NicProfile& profile, const Topology& topology, SimClust
           ProcessingUnitOf(thread, static_cast<uint16_t>(server), profile.processing_units);
     }
   }
+  AssignDoorbells(topology, per_thread_doorbells);
 }
 
 SimTime NicModel::Now() const { return cluster_.now(); }
@@ -91,18 +95,21 @@ SimTime NicModel::ScheduleRequester(Batch& batch, SimClient& client, uint16_t in
   batch.index = index;
   batch.requests = requests;
   batch.done = 0;
-  // One doorbell per QP, then each work request.
-  const SimTime posted =
-      cpu_time + doorbell_ + static_cast<SimTime>(requests.size()) * post_request_;
+  // Each work request is built, then one doorbell rings for the batch.
   const uint16_t server = batch.requests.front().remote.server;
+  const SimTime posted = RingDoorbell(
+      client, server, cpu_time + static_cast<SimTime>(requests.size()) * post_request_);
   Nic& requester = RequesterNic(*batch.client);
+  if (wqe_cache_modelled_) AddOutstanding(requester, static_cast<uint32_t>(requests.size()));
   Nic& responder = ResponderNic(server);
   const bool loopback = Loopback(*batch.client, server);
   const SimTime now = Now();
   batch.timing.resize(batch.requests.size());
   for (size_t i = 0; i < batch.requests.size(); ++i) {
     const WorkRequest& request = batch.requests[i];
-    SimTime at = requester.outbound.Serve(posted, outbound_service_, now) + nic_latency_;
+    const SimTime service =
+        wqe_cache_modelled_ ? outbound_service_ + WqeMissTime(requester) : outbound_service_;
+    SimTime at = requester.outbound.Serve(posted, service, now) + nic_latency_;
     if (!loopback) {
       const SimTime wire = Wire(request.verb == Verb::kWrite ? request.length : 0);
       at = requester.link_tx.Serve(at, wire, now) + link_latency_;
@@ -172,6 +179,9 @@ void NicModel::ScheduleResponder(Batch& batch, uint32_t from) {
   }
   // This batch's completion time is known; the client resumes when every
   // batch it posted together has completed.
+  if (wqe_cache_modelled_) {
+    NoteCompletion(RequesterNic(client), batch.done, static_cast<uint32_t>(batch.requests.size()));
+  }
   if (batch.detached) {
     events_.Push(batch.done, EventKind::kDetachedDone, &client, 0, batch.index);
     return;

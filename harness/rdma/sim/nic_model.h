@@ -12,14 +12,19 @@
 //   - message rates, links, PCIe: nic_model.cc, with SerialResource;
 //   - atomic buckets and their arbitration: nic_atomics.cc;
 //   - responder processing units and head-of-line blocking behind atomics:
-//     nic_atomics.cc too, since only an atomic holds a unit for long.
+//     nic_atomics.cc too, since only an atomic holds a unit for long;
+//   - requester doorbell registers and the cache of outstanding work
+//     requests (SMART, ASPLOS'24 §3.1-3.2): nic_requester.cc.
 //
 // Thread safety: none; the simulation runs on one OS thread.
 #pragma once
 
 #include <cstdint>
 #include <deque>
+#include <functional>
+#include <queue>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "harness/rdma/sim/event_queue.h"
@@ -43,8 +48,11 @@ class NicModel {
   using Batch = SimClient::InFlightBatch;
 
   // `cluster` (its memory, clock and clients) and `events` must outlive this.
+  // `per_thread_doorbells`: each client thread rings a doorbell of its own
+  // (SMART's thread-aware allocation) instead of the driver's default
+  // assignment of QPs to doorbells.
   NicModel(const NicProfile& profile, const Topology& topology, SimCluster& cluster,
-           EventQueue& events, Random& random);
+           EventQueue& events, Random& random, bool per_thread_doorbells);
 
   // Posts `batches` of `client` (one per QP) at the client thread's current
   // time, charging the posting CPU; the client resumes (kResume) when all
@@ -83,6 +91,16 @@ class NicModel {
     Batch* batch;
     uint32_t index;
   };
+  // The spinlock of a shared doorbell register of a compute server's device
+  // context (nic_requester.cc).
+  struct DoorbellLock {
+    SimTime free_at = 0;
+    std::deque<SimTime> grant_ends;  // ascending; those at or before now are dropped
+  };
+  // Completions the requester NIC still counts as outstanding: (when, how many).
+  using CompletionQueue =
+      std::priority_queue<std::pair<SimTime, uint32_t>, std::vector<std::pair<SimTime, uint32_t>>,
+                          std::greater<>>;
   struct Nic {
     SerialResource outbound;  // message engine, requests issued
     SerialResource inbound;   // message engine, requests served
@@ -94,18 +112,37 @@ class NicModel {
     std::vector<ProcessingUnit> units;
     uint64_t parked_atomics = 0;              // waiting for a bucket, unit released
     std::deque<UnparkedAtomic> slot_waiters;  // in arrival order
+    // Requester side (compute NICs).
+    std::vector<DoorbellLock> doorbells;  // the shared ones; dedicated ones take no lock
+    uint64_t outstanding_requests = 0;    // posted, completion not yet reached
+    CompletionQueue completions;
+    double wqe_miss_credit = 0;  // fractional misses carried over, for determinism
   };
   struct QueuePair {
-    SimTime last_write_end = 0;   // everything after waits for writes
-    SimTime last_access_end = 0;  // writes wait for everything before
-    uint32_t unit = 0;            // its processing unit at the responder
+    SimTime last_write_end = 0;             // everything after waits for writes
+    SimTime last_access_end = 0;            // writes wait for everything before
+    uint32_t unit = 0;                      // its processing unit at the responder
+    uint32_t doorbell = kLockFreeDoorbell;  // index into its requester's shared doorbells
   };
+  static constexpr uint32_t kLockFreeDoorbell = UINT32_MAX;
 
   // Makes `batch` the batch `index` (its event group) of `client`, holding
   // `requests`, and posts it from a thread whose CPU is free at `cpu_time`;
   // returns when the CPU is done posting it.
   SimTime ScheduleRequester(Batch& batch, SimClient& client, uint16_t index,
                             std::span<WorkRequest> requests, SimTime cpu_time);
+  // Requester mechanisms (nic_requester.cc).
+  // Binds every QP of the compute servers to a doorbell register.
+  void AssignDoorbells(const Topology& topology, bool per_thread);
+  // Rings the doorbell of `client`'s QP to `server` from a CPU ready at
+  // `ready`; returns when the thread's CPU is done ringing.
+  SimTime RingDoorbell(const SimClient& client, uint16_t server, SimTime ready);
+  // Counts `requests` more outstanding at `nic`, forgetting those completed.
+  void AddOutstanding(Nic& nic, uint32_t requests);
+  // The message-engine time one more work request adds when it misses the cache.
+  SimTime WqeMissTime(Nic& nic);
+  void NoteCompletion(Nic& nic, SimTime done, uint32_t requests);
+
   // Schedules the batch's requests from `from` on until one must wait (an
   // atomic, or a blocked processing unit).
   void ScheduleResponder(Batch& batch, uint32_t from);
@@ -147,11 +184,12 @@ class NicModel {
   Random& random_;
   uint32_t memory_servers_;
   bool units_modelled_;
+  bool wqe_cache_modelled_;
 
   // Derived once: service times in picoseconds.
   SimTime outbound_service_, inbound_service_, nic_latency_, link_latency_;
   SimTime pcie_read_latency_, pcie_write_latency_, on_chip_access_, atomic_on_chip_;
-  SimTime doorbell_, post_request_;
+  SimTime doorbell_, post_request_, doorbell_spinner_, wqe_miss_;
 
   std::vector<Nic> nics_;
   std::vector<uint16_t> compute_nic_;

@@ -87,6 +87,11 @@ const NicParameter kParameters[] = {
              "0 = waiters cost nothing",
              &NicProfile::cpu_lock_spinner_ns, 0, 1e6),
         0),
+    Off(Real("cpu_doorbell_spinner_ns", kCompute,
+             "CPU ns a shared doorbell's locked update takes longer per other thread queued on "
+             "its spinlock; 0 = waiters cost nothing",
+             &NicProfile::cpu_doorbell_spinner_ns, 0, 1e6),
+        0),
     Off(Real("cpu_index_cache_lookup_ns", kCompute,
              "CPU ns per index-cache lookup; 0 = not charged",
              &NicProfile::cpu_index_cache_lookup_ns, 0, 1e6),
@@ -130,6 +135,26 @@ const NicParameter kParameters[] = {
               "processing unit; with all taken, a waiting atomic holds its unit (needs "
               "processing_units)",
               &NicProfile::atomic_parking_slots, 0, 1 << 20),
+        0),
+    Off(Whole("doorbells_dedicated", kNic,
+              "requester doorbell registers a device context gives one QP each (the first QPs "
+              "created), without a lock (needs doorbells_shared)",
+              &NicProfile::doorbells_dedicated, 0, 1 << 16),
+        0),
+    Off(Whole("doorbells_shared", kNic,
+              "requester doorbell registers the remaining QPs share round-robin, each update "
+              "under the register's spinlock; 0 = doorbell contention not modelled",
+              &NicProfile::doorbells_shared, 0, 1 << 16),
+        0),
+    Off(Whole("wqe_cache_entries", kNic,
+              "outstanding work requests the requester NIC caches; beyond that a request misses "
+              "with probability 1 - entries / outstanding; 0 = not modelled",
+              &NicProfile::wqe_cache_entries, 0, 1 << 24),
+        0),
+    Off(Real("wqe_miss_ns", kNic,
+             "message-engine ns a work request that misses the cache takes longer (needs "
+             "wqe_cache_entries)",
+             &NicProfile::wqe_miss_ns, 0, 1e6),
         0),
     Real("pcie_read_latency_ns", kPcie, "DMA read round trip, ns",
          &NicProfile::pcie_read_latency_ns, 0, 1e6),

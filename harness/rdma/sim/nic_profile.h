@@ -66,6 +66,22 @@ struct NicProfile {
   // Atomics a NIC can hold aside while they wait for a busy bucket, freeing
   // their processing unit; beyond that a waiting atomic holds its unit.
   uint64_t atomic_parking_slots = 0;
+  // Requester doorbells (SMART, ASPLOS'24 §2.2, §3.1): a device context's
+  // QPs ring `doorbells_dedicated` registers of their own (the first QPs
+  // created) and share the `doorbells_shared` others round-robin; a shared
+  // register's update is a spinlocked critical section of cpu_doorbell_ns
+  // that takes cpu_doorbell_spinner_ns longer per thread queued on it.
+  // doorbells_shared 0: no doorbell contention is modelled.
+  uint64_t doorbells_dedicated = 0;
+  uint64_t doorbells_shared = 0;
+  double cpu_doorbell_spinner_ns = 0;
+  // The requester NIC's cache of outstanding work requests (SMART §3.2):
+  // with more outstanding than it holds, a work request misses with
+  // probability 1 - entries / outstanding and occupies the NIC's message
+  // engine wqe_miss_ns longer (the PCIe read of its metadata). 0: no cache
+  // is modelled.
+  uint64_t wqe_cache_entries = 0;
+  double wqe_miss_ns = 0;
 
   // PCIe between the NIC and host memory.
   double pcie_read_latency_ns = 0;   // a DMA read's round trip

@@ -14,7 +14,8 @@ SimCluster::SimCluster(const Topology& topology, const NicProfile& profile,
       profile_(profile),
       options_(options),
       random_(options.seed),
-      nic_model_(profile_, topology_, *this, events_, random_) {
+      nic_model_(profile_, topology_, *this, events_, random_,
+                 options_.substrate.per_thread_doorbells) {
   topology_.Validate();
   shape_ = ShapeOf(topology_, profile_);
 

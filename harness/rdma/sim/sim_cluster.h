@@ -20,6 +20,7 @@
 #include "harness/rdma/sim/nic_model.h"
 #include "harness/rdma/sim/nic_profile.h"
 #include "harness/rdma/sim/sim_client.h"
+#include "harness/rdma/substrate_options.h"
 #include "harness/rdma/topology.h"
 #include "harness/util/random.h"
 
@@ -34,6 +35,7 @@ struct SimOptions {
   // Client::WriteDeferred leaves blocks to be built on first touch; false
   // writes them at once, one simulated Write each, as real backends do.
   bool deferred_writes = true;
+  SubstrateOptions substrate;
 };
 
 // What one Run() cost in wall time and did in simulated time.

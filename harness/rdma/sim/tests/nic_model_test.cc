@@ -104,6 +104,13 @@ TEST(CpuWork, ChargesThePricesOfTheProfile) {
 // configs/nic/NAME.md is generated from the profile; a profile edited
 // without regenerating it fails here with the command to run.
 TEST(CalibrationDocument, ShippedDocumentIsTheGeneratedOne) {
+  const NicProfile connectx6 = NicProfile::Find("cx6-200g");
+  std::ifstream shipped_connectx6(std::string(DMBENCH_SOURCE_DIR) + "/configs/nic/cx6-200g.md");
+  std::stringstream text_connectx6;
+  text_connectx6 << shipped_connectx6.rdbuf();
+  EXPECT_EQ(text_connectx6.str(), connectx6.CalibrationMarkdown())
+      << "regenerate it: dmbench nic --describe cx6-200g > configs/nic/cx6-200g.md";
+
   const NicProfile profile = DefaultProfile();
   std::ifstream shipped(std::string(DMBENCH_SOURCE_DIR) + "/configs/nic/cx5-100g.md");
   std::stringstream text;

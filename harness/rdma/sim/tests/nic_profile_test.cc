@@ -103,10 +103,13 @@ TEST(NicProfile, LeftOutMechanismsAreOff) {
   EXPECT_EQ(profile.dma_read_order, DmaOrder::kAscending);
   EXPECT_EQ(profile.atomic_bucket_arbitration, BucketArbitration::kFifo);
   EXPECT_EQ(profile.sources.at("processing_units"), kDefaultSource);
-  // The shipped profile gives every parameter with its source.
-  const NicProfile shipped = NicProfile::Load(NicProfilePath("cx5-100g"));
-  for (const NicParameter& parameter : NicParameters()) {
-    EXPECT_NE(shipped.sources.at(std::string(parameter.key)), kDefaultSource) << parameter.key;
+  // The shipped profiles give every parameter with its source.
+  for (const char* name : {"cx5-100g", "cx6-200g"}) {
+    const NicProfile shipped = NicProfile::Load(NicProfilePath(name));
+    for (const NicParameter& parameter : NicParameters()) {
+      EXPECT_NE(shipped.sources.at(std::string(parameter.key)), kDefaultSource)
+          << name << ": " << parameter.key;
+    }
   }
 }
 

@@ -1,0 +1,90 @@
+// The requester side of a compute server's NIC, as SMART (ASPLOS'24 §3.1,
+// §3.2) found it limits scale-up: doorbell registers that threads share
+// under a spinlock, and a cache of outstanding work requests that thrashes
+// when too many are in flight.
+//
+// Doorbells. rdma-core's mlx5 provider gives a device context a few
+// dedicated registers, one QP each and lock-free, and binds every later QP
+// to the least-used of its shared registers, whose updates take a spinlock
+// (providers/mlx5: mlx5_get_qp_uar, post_send_db). QPs are created thread
+// by thread, one per memory server, so QP k of a compute server is thread
+// k / servers's. A ring holds its register's lock cpu_doorbell_ns, plus
+// cpu_doorbell_spinner_ns for each thread queued on the lock when it
+// arrived: the waiters spin on the lock's line, and every hand-off moves it
+// between cores. With per-thread doorbells (a thread domain per thread)
+// nothing is shared and nothing is locked.
+//
+// Outstanding work requests. From the post of a batch to its completion its
+// requests count as outstanding at the requester NIC. Past
+// wqe_cache_entries, a request misses the cache with probability
+// 1 - entries / outstanding (a cache holding a random subset of them) and
+// its message-engine service takes wqe_miss_ns longer. Misses are counted
+// with a carried fraction, not drawn, so that the mechanism consumes no
+// random numbers and a run stays bit-identical with it off.
+#include <algorithm>
+
+#include "harness/rdma/sim/nic_model.h"
+#include "harness/rdma/sim/sim_cluster.h"
+
+namespace dmbench::rdma::sim {
+
+void NicModel::AssignDoorbells(const Topology& topology, bool per_thread) {
+  const uint64_t shared = profile_.doorbells_shared;
+  if (shared == 0 || per_thread) return;  // every QP rings without a lock
+  for (uint32_t server = 0; server < topology.compute_servers; ++server) {
+    nics_[compute_nic_[server]].doorbells.resize(shared);
+  }
+  const uint64_t dedicated = profile_.doorbells_dedicated;
+  for (uint32_t thread = 0; thread < topology.threads(); ++thread) {
+    const uint32_t local_thread = thread % topology.threads_per_compute_server;
+    for (uint32_t server = 0; server < memory_servers_; ++server) {
+      const uint64_t created = uint64_t{local_thread} * memory_servers_ + server;
+      // The least-used shared register, ties to the lowest: round-robin.
+      queue_pairs_[static_cast<size_t>(thread) * memory_servers_ + server].doorbell =
+          created < dedicated ? kLockFreeDoorbell
+                              : static_cast<uint32_t>((created - dedicated) % shared);
+    }
+  }
+}
+
+SimTime NicModel::RingDoorbell(const SimClient& client, uint16_t server, SimTime ready) {
+  const uint32_t index =
+      queue_pairs_[static_cast<size_t>(client.thread_.index) * memory_servers_ + server].doorbell;
+  if (index == kLockFreeDoorbell) return ready + doorbell_;
+  DoorbellLock& lock = RequesterNic(client).doorbells[index];
+  const SimTime now = Now();
+  while (!lock.grant_ends.empty() && lock.grant_ends.front() <= now) lock.grant_ends.pop_front();
+  // The holder and the waiters ahead of this ring when its thread arrives.
+  const auto queued =
+      static_cast<SimTime>(lock.grant_ends.end() -
+                           std::upper_bound(lock.grant_ends.begin(), lock.grant_ends.end(), ready));
+  const SimTime start = std::max(ready, lock.free_at);
+  lock.free_at = start + doorbell_ + queued * doorbell_spinner_;
+  lock.grant_ends.push_back(lock.free_at);
+  return lock.free_at;
+}
+
+void NicModel::AddOutstanding(Nic& nic, uint32_t requests) {
+  const SimTime now = Now();
+  while (!nic.completions.empty() && nic.completions.top().first <= now) {
+    nic.outstanding_requests -= nic.completions.top().second;
+    nic.completions.pop();
+  }
+  nic.outstanding_requests += requests;
+}
+
+SimTime NicModel::WqeMissTime(Nic& nic) {
+  const uint64_t entries = profile_.wqe_cache_entries;
+  if (nic.outstanding_requests <= entries) return 0;
+  nic.wqe_miss_credit +=
+      1.0 - static_cast<double>(entries) / static_cast<double>(nic.outstanding_requests);
+  if (nic.wqe_miss_credit < 1.0) return 0;
+  nic.wqe_miss_credit -= 1.0;
+  return wqe_miss_;
+}
+
+void NicModel::NoteCompletion(Nic& nic, SimTime done, uint32_t requests) {
+  nic.completions.emplace(done, requests);
+}
+
+}  // namespace dmbench::rdma::sim
