@@ -92,6 +92,13 @@ std::vector<double> Thetas(const po::variables_map& values) {
   return thetas;
 }
 
+std::vector<rdma::Verb> Verbs(const po::variables_map& values) {
+  return Choose<std::vector<rdma::Verb>>("verb", values["verb"].as<std::string>(),
+                                         {{"read", {rdma::Verb::kRead}},
+                                          {"write", {rdma::Verb::kWrite}},
+                                          {"both", {rdma::Verb::kRead, rdma::Verb::kWrite}}});
+}
+
 std::vector<rdma::MemorySpace> MemorySpaces(const po::variables_map& values) {
   return Choose<std::vector<rdma::MemorySpace>>(
       "memory", values["memory"].as<std::string>(),
@@ -124,7 +131,8 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
       "threads", po::value<uint64_t>(), "override client threads per compute server")(
       "coroutines", po::value<uint64_t>(), "override coroutines per thread")(
       "memory-servers", po::value<uint64_t>(), "override memory servers (outbound verbs)")(
-      "verb", po::value<std::string>()->default_value("both"), "verbs: read, write or both")(
+      "verb", po::value<std::string>()->default_value("both"),
+      "verbs, scaleup: read, write or both")(
       "sizes", po::value<std::string>()->default_value("8,16,32,64,128,256,512,1024,2048,4096"),
       "verbs: IO sizes in bytes, 1..4096")(
       "direction", po::value<std::string>()->default_value("inbound"),
@@ -223,11 +231,7 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
   const bool all = benchmark == "all";
   if (all || benchmark == "verbs") {
     micro::VerbBenchmarkConfig config;
-    config.verbs =
-        Choose<std::vector<rdma::Verb>>("verb", values["verb"].as<std::string>(),
-                                        {{"read", {rdma::Verb::kRead}},
-                                         {"write", {rdma::Verb::kWrite}},
-                                         {"both", {rdma::Verb::kRead, rdma::Verb::kWrite}}});
+    config.verbs = Verbs(values);
     config.sizes.clear();
     for (uint64_t size : ParseUnsignedList("sizes", values["sizes"].as<std::string>())) {
       if (size < 1 || size > 4096) throw ConfigError("--sizes: each size must be in [1, 4096]");
@@ -297,11 +301,7 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
   }
   if (benchmark == "scaleup") {
     micro::ScaleUpBenchmarkConfig config;
-    config.verbs =
-        Choose<std::vector<rdma::Verb>>("verb", values["verb"].as<std::string>(),
-                                        {{"read", {rdma::Verb::kRead}},
-                                         {"write", {rdma::Verb::kWrite}},
-                                         {"both", {rdma::Verb::kRead, rdma::Verb::kWrite}}});
+    config.verbs = Verbs(values);
     config.thread_counts.clear();
     for (uint64_t threads :
          ParseUnsignedList("thread-counts", values["thread-counts"].as<std::string>())) {
