@@ -120,7 +120,10 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
       "NIC profile: a name under configs/nic/ or a JSON file")(
       "nic-set", po::value<std::vector<std::string>>()->composing(),
       "override a profile parameter: --nic-set processing_units=0 (repeatable)")(
-      "seed", po::value<uint64_t>()->default_value(1), "random seed")(
+      "substrate-set", po::value<std::vector<std::string>>()->composing(),
+      "turn on a substrate technique, as a run config's substrate section: --substrate-set "
+      "cas_backoff=true (repeatable)")("seed", po::value<uint64_t>()->default_value(1),
+                                       "random seed")(
       "warmup-us", po::value<double>(),
       "simulated warm-up per point in us (default: verbs and atomics 20, spinlock 1000)")(
       "measure-us", po::value<double>(),
@@ -206,6 +209,14 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
     JsonObjectReader reader(overrides, "--nic-set");
     micro_options.profile.ApplyOverrides(reader, "--nic-set");
   }
+  if (values.count("substrate-set")) {
+    nlohmann::json substrate = nlohmann::json::object();
+    for (const std::string& assignment : values["substrate-set"].as<std::vector<std::string>>()) {
+      substrate = driver::ApplySet(std::move(substrate), assignment);
+    }
+    JsonObjectReader reader(substrate, "--substrate-set");
+    micro_options.substrate = rdma::SubstrateOptions::FromJson(reader);
+  }
   micro_options.seed = values["seed"].as<uint64_t>();
   // Each benchmark has its own default window; the options override all.
   auto window = [&](double warmup_us, double measure_us) {
@@ -226,6 +237,7 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
       {"tool",
        {{"name", "dmbench"}, {"git_revision", revision.commit}, {"git_dirty", revision.dirty}}},
       {"backend", {{"type", "sim"}, {"nic_profile", micro_options.profile.ToJson()}}},
+      {"substrate", micro_options.substrate.ToJson()},
       {"seed", micro_options.seed},
       {"benchmarks", nlohmann::json::array()}};
   const bool all = benchmark == "all";

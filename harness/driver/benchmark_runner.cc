@@ -162,7 +162,9 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress,
           indexes::IndexOpStats index_stats;
           {
             rdma::StatsScope scope(client, verbs);
+            client.BeginTask();
             Execute(*index, client, op, index_stats, range, checker.get(), op_start, base_ns);
+            client.EndTask();
           }
           const uint64_t finish = client.NowNanoseconds();
           if (finish > warm_end && finish <= end)

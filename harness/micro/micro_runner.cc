@@ -40,7 +40,9 @@ PointResult MeasurePoint(const rdma::Topology& topology, const MicroOptions& opt
     for (;;) {
       const uint64_t start = client.NowNanoseconds();
       if (start >= end_ns) break;
+      client.BeginTask();
       const Completed completed = operation(client, random);
+      client.EndTask();
       const uint64_t finish = client.NowNanoseconds();
       // Throughput counts completions inside the window, whenever they
       // started; counting only operations wholly inside it would lose the

@@ -20,8 +20,7 @@ nlohmann::json RunSpinlockBenchmark(const SpinlockBenchmarkConfig& config,
           MeasurePoint(config.topology, options, [&](rdma::Client& client, Random& random) {
             const rdma::GlobalAddress lock = rdma::GlobalAddress::Host(
                 0, rdma::MemoryLayout::kFirstChunkOffset + zipfian.Next(random) * 8);
-            while (client.CompareAndSwap(lock, 0, 1) != 0) {
-            }
+            while (client.CompareAndSwap(lock, 0, 1) != 0) client.RetryAfterFailedCas();
             if (release == LockRelease::kFetchAndAdd) {
               client.FetchAndAdd(lock, ~uint64_t{0});
             } else {

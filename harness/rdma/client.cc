@@ -1,5 +1,7 @@
 #include "harness/rdma/client.h"
 
+#include "harness/rdma/thread_techniques.h"
+
 #include <string>
 #include <vector>
 
@@ -64,8 +66,44 @@ void Client::Execute(std::span<WorkRequest> batch) { ExecuteConcurrently(std::sp
 void Client::ExecuteConcurrently(std::span<const std::span<WorkRequest>> batches) {
   if (batches.empty()) throw VerbError("ExecuteConcurrently needs at least one batch");
   for (std::span<WorkRequest> batch : batches) Validate(batch);
-  ExecuteBatches(batches);
+  if (techniques_ != nullptr && techniques_->throttle) {
+    ExecuteThrottled(batches, *techniques_->throttle);
+  } else {
+    ExecuteBatches(batches);
+  }
   Count(batches);
+}
+
+void Client::ExecuteThrottled(std::span<const std::span<WorkRequest>> batches,
+                              WorkRequestThrottle& throttle) {
+  // Groups of consecutive batches whose requests fit the credit, each
+  // posted and waited for before the next.
+  size_t first = 0;
+  while (first < batches.size()) {
+    auto requests = static_cast<uint32_t>(batches[first].size());
+    throttle.Acquire(*this, requests);
+    size_t end = first + 1;
+    while (end < batches.size() &&
+           throttle.TryAcquire(static_cast<uint32_t>(batches[end].size()))) {
+      requests += static_cast<uint32_t>(batches[end].size());
+      ++end;
+    }
+    ExecuteBatches(batches.subspan(first, end - first));
+    throttle.Release(*this, requests);
+    first = end;
+  }
+}
+
+void Client::BeginTask() {
+  if (techniques_ != nullptr && techniques_->conflicts) techniques_->conflicts->BeginTask(*this);
+}
+
+void Client::EndTask() {
+  if (techniques_ != nullptr && techniques_->conflicts) techniques_->conflicts->EndTask(*this);
+}
+
+void Client::RetryAfterFailedCas() {
+  if (techniques_ != nullptr && techniques_->conflicts) techniques_->conflicts->Retry(*this);
 }
 
 void Client::PostWithoutWaiting(std::span<const WorkRequest> batch) {

@@ -20,6 +20,8 @@
 namespace dmbench::rdma {
 
 class ChunkAllocator;
+struct ThreadTechniques;
+class WorkRequestThrottle;
 
 // Compute-side work whose CPU time a backend may charge. Index and driver
 // code say what they did; the backend prices it: the simulated fabric from
@@ -112,6 +114,14 @@ class Client {
     return std::nullopt;
   }
 
+  // The substrate's conflict avoidance (SMART §4.3, substrate_options.h),
+  // no-ops when it is off. The driver pairs BeginTask and EndTask around
+  // each operation; index code calls RetryAfterFailedCas after each CAS
+  // that found its word taken, before it tries again.
+  void BeginTask();
+  void EndTask();
+  void RetryAfterFailedCas();
+
   // Remote memory allocation, carved locally from chunks (chunk_allocator.h).
   virtual ChunkAllocator& allocator() = 0;
 
@@ -133,6 +143,9 @@ class Client {
   // Throws VerbError unless `other` runs on this client's compute server: the
   // local primitives share memory, which only one compute server has.
   void CheckCanWake(const Client& other) const;
+  // The techniques of this client's thread, owned by the backend, which
+  // keeps them alive as long as the client; null when all are off.
+  void AttachThreadTechniques(ThreadTechniques* techniques) { techniques_ = techniques; }
 
  private:
   friend class StatsScope;
@@ -140,12 +153,15 @@ class Client {
   void Validate(const WorkRequest& request, uint16_t server) const;
   void Count(std::span<const std::span<WorkRequest>> batches);
   void CountWithoutWaiting(std::span<const WorkRequest> batch);
+  void ExecuteThrottled(std::span<const std::span<WorkRequest>> batches,
+                        WorkRequestThrottle& throttle);
   void AddStats(const OpStats& delta);
 
   ClientLocation location_;
   ClusterShape shape_;
   OpStats* current_stats_ = nullptr;
   OpStats total_stats_;
+  ThreadTechniques* techniques_ = nullptr;
 };
 
 // Counts the verbs a client issues while the scope lives into `stats`

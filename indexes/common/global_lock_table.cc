@@ -78,7 +78,9 @@ uint32_t GlobalLockTable::Acquire(rdma::Client& client, const Lock& lock) const 
   if (holder == 0) return 0;
   const uint64_t started_ns = client.NowNanoseconds();
   uint32_t failures = 1;
-  while ((holder = try_once()) != 0) {
+  for (;;) {
+    client.RetryAfterFailedCas();
+    if ((holder = try_once()) == 0) break;
     ++failures;
     const uint64_t waited_ns = client.NowNanoseconds() - started_ns;
     if (waited_ns >= wait_limit_ns_) ThrowLockLost(client, lock, holder, failures, waited_ns);

@@ -12,7 +12,9 @@ namespace dmbench::rdma::sim {
 
 SimClient::SimClient(SimCluster& cluster, SimThread& thread, ClientLocation location,
                      const ClusterShape& shape)
-    : Client(location, shape), cluster_(cluster), thread_(thread) {}
+    : Client(location, shape), cluster_(cluster), thread_(thread) {
+  if (thread.techniques) AttachThreadTechniques(&*thread.techniques);
+}
 
 void SimClient::Start(const std::function<void(Client&)>& body, size_t stack_bytes) {
   parked_ = wake_pending_ = permit_ = false;

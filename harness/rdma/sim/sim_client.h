@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "harness/rdma/client.h"
 #include "harness/rdma/client_coroutine.h"
 #include "harness/rdma/sim/sim_time.h"
+#include "harness/rdma/thread_techniques.h"
 
 namespace dmbench::rdma::sim {
 
@@ -23,6 +25,7 @@ struct SimThread {
   uint32_t index;           // dense over the cluster
   SimTime cpu_free_at = 0;  // the thread's CPU is a serial resource
   ChunkAllocator allocator;
+  std::optional<ThreadTechniques> techniques;  // when any is on
 };
 
 class SimClient final : public Client {

@@ -1,0 +1,86 @@
+#include "harness/rdma/conflict_avoidance.h"
+
+#include <algorithm>
+
+#include "harness/rdma/client.h"
+
+namespace dmbench::rdma {
+
+ConflictAvoidance::ConflictAvoidance(const SubstrateOptions& options, uint32_t coroutines,
+                                     uint64_t seed)
+    : throttle_tasks_(options.coroutine_throttling),
+      unit_ns_(static_cast<uint64_t>(options.backoff_unit_ns)),
+      epoch_ns_(static_cast<uint64_t>(options.backoff_epoch_us * 1e3)),
+      random_(seed),
+      backoff_ns_(coroutines, unit_ns_),
+      max_backoff_ns_(unit_ns_) {}
+
+void ConflictAvoidance::BeginTask(Client& client) {
+  backoff_ns_[client.location().coroutine] = unit_ns_;
+  if (!throttle_tasks_) return;
+  if (credits_ > 0 && waiting_.empty()) {
+    --credits_;
+    return;
+  }
+  // A waker hands this coroutine its credit before it wakes it.
+  waiting_.push_back(&client);
+  client.Park();
+}
+
+void ConflictAvoidance::EndTask(Client& client) {
+  ++tasks_;
+  if (!throttle_tasks_) return;
+  ++credits_;
+  WakeWaiters(client);
+}
+
+void ConflictAvoidance::WakeWaiters(Client& waker) {
+  while (credits_ > 0 && !waiting_.empty()) {
+    --credits_;
+    Client* next = waiting_.front();
+    waiting_.pop_front();
+    waker.Unpark(*next);
+  }
+}
+
+void ConflictAvoidance::Retry(Client& client) {
+  ++retries_;
+  const uint64_t now = client.NowNanoseconds();
+  if (!epoch_started_) {
+    epoch_started_ = true;
+    epoch_start_ns_ = now;
+  } else if (now - epoch_start_ns_ > epoch_ns_) {
+    JudgeEpoch();
+    epoch_start_ns_ = now;
+    WakeWaiters(client);
+  }
+  uint64_t& backoff = backoff_ns_[client.location().coroutine];
+  client.SleepUntil(now + backoff + random_.Uniform(unit_ns_));
+  backoff = std::min(backoff * 2, max_backoff_ns_);
+}
+
+void ConflictAvoidance::JudgeEpoch() {
+  const uint64_t attempts = retries_ + tasks_;
+  const double retry_rate = attempts == 0 ? 0 : static_cast<double>(retries_) / attempts;
+  retries_ = tasks_ = 0;
+  const uint64_t longest = unit_ns_ << kMaxBackoffShift;
+  if (retry_rate > kHighWaterMark) {
+    if (throttle_tasks_ && max_tasks_ > 1) {
+      const uint32_t limit = max_tasks_ / 2;
+      credits_ -= max_tasks_ - limit;
+      max_tasks_ = limit;
+    } else {
+      max_backoff_ns_ = std::min(max_backoff_ns_ * 2, longest);
+    }
+  } else if (retry_rate < kLowWaterMark) {
+    if (throttle_tasks_ && max_tasks_ < kMaxTasks) {
+      const uint32_t limit = std::min(max_tasks_ * 2, kMaxTasks);
+      credits_ += limit - max_tasks_;
+      max_tasks_ = limit;
+    } else {
+      max_backoff_ns_ = std::max(max_backoff_ns_ / 2, unit_ns_);
+    }
+  }
+}
+
+}  // namespace dmbench::rdma
