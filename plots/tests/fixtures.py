@@ -543,6 +543,31 @@ def fig03(root: Path) -> list[Path]:
     return directories
 
 
+def smart_scaleup(root: Path) -> list[Path]:
+    fig3 = [micro_point(mops * (1 if verb == "READ" else 0.9), 4.2, 6.9, 200, 8, doorbells=policy,
+                        verb=verb, threads=threads, depth=8, io_bytes=8)
+            for policy, per_thread in (("per-thread QP", 1.2), ("per-thread doorbell", 1.8))
+            for verb in ("READ", "WRITE")
+            for threads, mops in ((1, per_thread), (32, 32 * per_thread),
+                                  (96, min(110.0, 96 * per_thread) / (3 if per_thread < 1.5
+                                                                       else 1)))]
+    fig4 = [micro_point(min(110.0, threads * depth * 0.4) * (0.6 if threads * depth > 1500 else 1),
+                        4.2, 6.9, 200, 8, doorbells="per-thread doorbell", verb="READ",
+                        threads=threads, depth=depth, io_bytes=8)
+            for threads in (12, 96) for depth in (1, 8, 32)]
+    scaleup = {"benchmark": "scale-up", "io_bytes": 8, "warmup_us": 20.0, "measure_us": 200.0}
+    return [write_micro(root / "smart-fig03", {"name": "smart-fig03-doorbells",
+                                               "figure": "SMART Figure 3 (ASPLOS'24 §3.1)",
+                                               "ae": "smart", "plot": {"script": "smart_scaleup"},
+                                               "micro": {"arguments": ["scaleup"]}},
+                        dict(scaleup, points=fig3)),
+            write_micro(root / "smart-fig04", {"name": "smart-fig04-depth",
+                                               "figure": "SMART Figure 4(a) (ASPLOS'24 §3.2)",
+                                               "ae": "smart", "plot": {"script": "smart_scaleup"},
+                                               "micro": {"arguments": ["scaleup"]}},
+                        dict(scaleup, points=fig4))]
+
+
 def fig16(root: Path) -> list[Path]:
     points = [micro_point(mops, p50, p99, 50000, 0, variant=variant, theta=0.99)
               for variant, mops, p50, p99 in (("RDMA lock", 4.4, 3.5, 823),
@@ -608,6 +633,7 @@ FIGURES = {
     "fig14.py": (fig14, []),
     "fig15.py": (fig15, []),
     "fig16.py": (fig16, []),
+    "smart_scaleup.py": (smart_scaleup, []),
     "open_loop.py": (open_loop, []),
 }
 
@@ -619,6 +645,8 @@ CONFIG_DIR = Path(__file__).resolve().parents[2] / "configs" / "experiments"
 # and which of the builder's directories it is.
 MICRO_BUILDERS = {"fig02-rdma-locks": (fig02, 0), "fig03-verbs": (fig03, 0),
                   "fig03-verbs-outbound": (fig03, 1), "fig16-hocl": (fig16, 0),
+                  "smart-fig03-doorbells": (smart_scaleup, 0),
+                  "smart-fig04-depth": (smart_scaleup, 1),
                   "calibration-basics": (calibration_basics, 0)}
 
 
