@@ -11,6 +11,8 @@ from .access import *  # noqa: F401,F403  (the helpers claims are written with)
 from .judging import *  # noqa: F401,F403
 from .paper_fig02_03 import FIG02, FIG03_INBOUND, FIG03_OUTBOUND
 from .paper_fig16 import FIG16
+from .smart_calibration import SMART_EXPERIMENTS
+from .smart_calibration import TARGETS as SMART_TARGETS
 
 
 # ------------------------------------------- calibration and prediction
@@ -23,7 +25,7 @@ from .paper_fig16 import FIG16
 
 CALIBRATION_BASICS = "calibration-basics"  # the public figures' micro experiment
 CALIBRATION_EXPERIMENTS = frozenset({FIG02, FIG03_INBOUND, FIG03_OUTBOUND, FIG16,
-                                     CALIBRATION_BASICS})
+                                     CALIBRATION_BASICS}) | SMART_EXPERIMENTS
 
 
 def is_calibration(claim: Claim) -> bool:
@@ -145,4 +147,6 @@ CALIBRATION_TARGETS = [
           text="CAS spread over many on-chip words (Sherman §4.3: ~110 Mops)", paper=110,
           unit="Mops", kind=ABSOLUTE, needs=(CALIBRATION_BASICS,),
           compute=cas_rate("on-chip", many=True), paper_text="~110 Mops"),
+    # The cx6-200g profile's calibration set (smart_calibration.py).
+    *SMART_TARGETS,
 ]

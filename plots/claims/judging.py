@@ -308,10 +308,15 @@ def our_value(outcome: Outcome) -> str:
 PUBLIC = "ConnectX-5 public figures"
 
 
+# The figure of the cx6-200g profile's targets, SMART's measurements
+# (smart_calibration.py imports it from here).
+SMART_FIGURE = "SMART (ASPLOS'24), ConnectX-6"
+
+
 def of_paper(claim: Claim) -> bool:
-    """A claim of the paper, not a public figure: only those have a verdict
-    on reproducing the paper."""
-    return claim.figure != PUBLIC
+    """A claim of the paper, not a public figure or another paper's
+    measurement: only those have a verdict on reproducing the paper."""
+    return claim.figure not in (PUBLIC, SMART_FIGURE)
 
 
 class ClaimList(list):

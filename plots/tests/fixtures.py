@@ -554,7 +554,7 @@ def smart_scaleup(root: Path) -> list[Path]:
     fig4 = [micro_point(min(110.0, threads * depth * 0.4) * (0.6 if threads * depth > 1500 else 1),
                         4.2, 6.9, 200, 8, doorbells="per-thread doorbell", verb="READ",
                         threads=threads, depth=depth, io_bytes=8)
-            for threads in (12, 96) for depth in (1, 8, 32)]
+            for threads in (12, 36, 96) for depth in (1, 8, 32)]
     scaleup = {"benchmark": "scale-up", "io_bytes": 8, "warmup_us": 20.0, "measure_us": 200.0}
     return [write_micro(root / "smart-fig03", {"name": "smart-fig03-doorbells",
                                                "figure": "SMART Figure 3 (ASPLOS'24 §3.1)",
