@@ -1,11 +1,10 @@
 #include "harness/rdma/client.h"
 
-#include "harness/rdma/thread_techniques.h"
-
 #include <string>
 #include <vector>
 
 #include "harness/rdma/errors.h"
+#include "harness/rdma/thread_techniques.h"
 
 namespace dmbench::rdma {
 

@@ -17,30 +17,12 @@ ConflictAvoidance::ConflictAvoidance(const SubstrateOptions& options, uint32_t c
 
 void ConflictAvoidance::BeginTask(Client& client) {
   backoff_ns_[client.location().coroutine] = unit_ns_;
-  if (!throttle_tasks_) return;
-  if (credits_ > 0 && waiting_.empty()) {
-    --credits_;
-    return;
-  }
-  // A waker hands this coroutine its credit before it wakes it.
-  waiting_.push_back(&client);
-  client.Park();
+  if (throttle_tasks_) running_.Acquire(client, 1);
 }
 
 void ConflictAvoidance::EndTask(Client& client) {
   ++tasks_;
-  if (!throttle_tasks_) return;
-  ++credits_;
-  WakeWaiters(client);
-}
-
-void ConflictAvoidance::WakeWaiters(Client& waker) {
-  while (credits_ > 0 && !waiting_.empty()) {
-    --credits_;
-    Client* next = waiting_.front();
-    waiting_.pop_front();
-    waker.Unpark(*next);
-  }
+  if (throttle_tasks_) running_.Release(client, 1);
 }
 
 void ConflictAvoidance::Retry(Client& client) {
@@ -52,7 +34,7 @@ void ConflictAvoidance::Retry(Client& client) {
   } else if (now - epoch_start_ns_ > epoch_ns_) {
     JudgeEpoch();
     epoch_start_ns_ = now;
-    WakeWaiters(client);
+    running_.WakeWaiters(client);
   }
   uint64_t& backoff = backoff_ns_[client.location().coroutine];
   client.SleepUntil(now + backoff + random_.Uniform(unit_ns_));
@@ -65,18 +47,14 @@ void ConflictAvoidance::JudgeEpoch() {
   retries_ = tasks_ = 0;
   const uint64_t longest = unit_ns_ << kMaxBackoffShift;
   if (retry_rate > kHighWaterMark) {
-    if (throttle_tasks_ && max_tasks_ > 1) {
-      const uint32_t limit = max_tasks_ / 2;
-      credits_ -= max_tasks_ - limit;
-      max_tasks_ = limit;
+    if (throttle_tasks_ && running_.limit() > 1) {
+      running_.SetLimit(running_.limit() / 2);
     } else {
       max_backoff_ns_ = std::min(max_backoff_ns_ * 2, longest);
     }
   } else if (retry_rate < kLowWaterMark) {
-    if (throttle_tasks_ && max_tasks_ < kMaxTasks) {
-      const uint32_t limit = std::min(max_tasks_ * 2, kMaxTasks);
-      credits_ += limit - max_tasks_;
-      max_tasks_ = limit;
+    if (throttle_tasks_ && running_.limit() < kMaxTasks) {
+      running_.SetLimit(std::min<uint64_t>(running_.limit() * 2, kMaxTasks));
     } else {
       max_backoff_ns_ = std::max(max_backoff_ns_ / 2, unit_ns_);
     }

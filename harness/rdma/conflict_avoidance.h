@@ -19,9 +19,9 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <vector>
 
+#include "harness/rdma/parked_limit.h"
 #include "harness/rdma/substrate_options.h"
 #include "harness/util/random.h"
 
@@ -47,14 +47,11 @@ class ConflictAvoidance {
   // backoff of `client`'s operation and doubles it.
   void Retry(Client& client);
 
-  uint32_t max_tasks() const { return max_tasks_; }
+  uint32_t max_tasks() const { return static_cast<uint32_t>(running_.limit()); }
   uint64_t max_backoff_ns() const { return max_backoff_ns_; }
 
  private:
   void JudgeEpoch();
-  // Wakes waiting coroutines while credits allow; `waker` is a coroutine of
-  // this thread that is running.
-  void WakeWaiters(Client& waker);
 
   const bool throttle_tasks_;
   const uint64_t unit_ns_;
@@ -62,10 +59,8 @@ class ConflictAvoidance {
   Random random_;
   std::vector<uint64_t> backoff_ns_;  // per coroutine of the thread
   uint64_t max_backoff_ns_;
-  uint32_t max_tasks_ = kMaxTasks;
-  int64_t credits_ = kMaxTasks;  // may go below 0 when the limit shrinks
-  std::deque<Client*> waiting_;
-  bool epoch_started_ = false;  // at the thread's first retry
+  ParkedLimit running_{kMaxTasks};  // operations running, with coroutine throttling
+  bool epoch_started_ = false;      // at the thread's first retry
   uint64_t epoch_start_ns_ = 0;
   uint64_t retries_ = 0;
   uint64_t tasks_ = 0;

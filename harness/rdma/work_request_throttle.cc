@@ -20,44 +20,21 @@ WorkRequestThrottle::WorkRequestThrottle(const SubstrateOptions& options)
     : adaptive_(options.work_request_throttling == WorkRequestThrottling::kAdaptive),
       sample_ns_(static_cast<uint64_t>(options.throttle_sample_us * 1e3)),
       stable_samples_(options.throttle_stable_samples),
-      limit_(adaptive_ ? kCandidates[0] : options.work_request_credits) {}
+      outstanding_(adaptive_ ? kCandidates[0] : options.work_request_credits) {}
 
 void WorkRequestThrottle::Acquire(Client& client, uint32_t requests) {
   if (adaptive_) Advance(client.NowNanoseconds());
-  if (waiting_.empty() && Fits(requests)) {
-    Take(requests);
-    return;
-  }
-  // A waker takes the credit for this coroutine before it wakes it.
-  waiting_.push_back({&client, requests});
-  client.Park();
+  outstanding_.Acquire(client, requests);
 }
 
 bool WorkRequestThrottle::TryAcquire(uint32_t requests) {
-  if (!waiting_.empty() || !Fits(requests)) return false;
-  Take(requests);
-  return true;
+  return outstanding_.TryAcquire(requests);
 }
 
 void WorkRequestThrottle::Release(Client& client, uint32_t requests) {
-  outstanding_ -= requests;
   completed_ += requests;
   if (adaptive_) Advance(client.NowNanoseconds());
-  WakeWaiters(client);
-}
-
-void WorkRequestThrottle::Take(uint32_t requests) {
-  outstanding_ += requests;
-  most_outstanding_ = std::max(most_outstanding_, outstanding_);
-}
-
-void WorkRequestThrottle::WakeWaiters(Client& waker) {
-  while (!waiting_.empty() && Fits(waiting_.front().requests)) {
-    const Waiter next = waiting_.front();
-    waiting_.pop_front();
-    Take(next.requests);
-    waker.Unpark(*next.client);
-  }
+  outstanding_.Release(client, requests);
 }
 
 void WorkRequestThrottle::Advance(uint64_t now) {
@@ -73,7 +50,7 @@ void WorkRequestThrottle::Advance(uint64_t now) {
     training_ = true;
     candidate_ = 0;
     best_completed_ = 0;
-    limit_ = kCandidates[0];
+    outstanding_.SetLimit(kCandidates[0]);
   } else {
     const uint32_t sampled = kCandidates[candidate_];
     const double weight = sampled == kUnlimited ? kUnlimitedWeight : 1.0;
@@ -82,10 +59,10 @@ void WorkRequestThrottle::Advance(uint64_t now) {
       best_limit_ = sampled;
     }
     if (++candidate_ < kCandidates.size()) {
-      limit_ = kCandidates[candidate_];
+      outstanding_.SetLimit(kCandidates[candidate_]);
     } else {
       training_ = false;
-      limit_ = best_limit_;
+      outstanding_.SetLimit(best_limit_);
     }
   }
   completed_ = 0;

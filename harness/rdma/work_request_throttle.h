@@ -11,7 +11,7 @@
 // wins only if it completes more than 1.05 times the best finite one.
 //
 // A batch larger than C_max posts once nothing else is outstanding, rather
-// than never. Client::ExecuteConcurrently posts its batches in groups that
+// than never (parked_limit.h). Client::ExecuteConcurrently posts its batches in groups that
 // fit, each group waited for before the next: a thread with more requests
 // than credits keeps C_max in flight, as SMART's posting loop does. Posts nobody waits for
 // (Client::PostWithoutWaiting) take no credit: their completions are never polled.
@@ -21,8 +21,8 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 
+#include "harness/rdma/parked_limit.h"
 #include "harness/rdma/substrate_options.h"
 
 namespace dmbench::rdma {
@@ -31,7 +31,7 @@ class Client;
 
 class WorkRequestThrottle {
  public:
-  static constexpr uint32_t kUnlimited = 0;
+  static constexpr uint32_t kUnlimited = ParkedLimit::kUnlimited;
 
   explicit WorkRequestThrottle(const SubstrateOptions& options);
 
@@ -44,29 +44,18 @@ class WorkRequestThrottle {
   // After those requests completed.
   void Release(Client& client, uint32_t requests);
 
-  uint32_t max_credits() const { return limit_; }  // kUnlimited or C_max
-  uint64_t most_outstanding() const { return most_outstanding_; }
+  // kUnlimited or C_max.
+  uint32_t max_credits() const { return static_cast<uint32_t>(outstanding_.limit()); }
+  uint64_t most_outstanding() const { return outstanding_.most_held(); }
 
  private:
-  struct Waiter {
-    Client* client;
-    uint32_t requests;
-  };
-  bool Fits(uint32_t requests) const {
-    return limit_ == kUnlimited || outstanding_ + requests <= limit_ || outstanding_ == 0;
-  }
-  void Take(uint32_t requests);
-  void WakeWaiters(Client& waker);
   // Adaptive: moves to the next sample or phase once the current one is over.
   void Advance(uint64_t now);
 
   const bool adaptive_;
   const uint64_t sample_ns_;
   const uint32_t stable_samples_;
-  uint32_t limit_;
-  uint64_t outstanding_ = 0;
-  uint64_t most_outstanding_ = 0;
-  std::deque<Waiter> waiting_;
+  ParkedLimit outstanding_;  // work requests posted and not yet completed
 
   // Adaptive state.
   bool started_ = false;

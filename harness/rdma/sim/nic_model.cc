@@ -52,19 +52,24 @@ NicModel::NicModel(const NicProfile& profile, const Topology& topology, SimClust
     nics_[server].buckets.resize(profile.atomic_buckets);
     nics_[server].units.resize(profile.processing_units);
   }
+  const bool doorbells_shared = profile.doorbells_shared > 0 && !per_thread_doorbells;
   for (uint32_t server = 0; server < topology.compute_servers; ++server) {
     compute_nic_.push_back(
         static_cast<uint16_t>(topology.colocated ? server : topology.memory_servers + server));
+    if (doorbells_shared) nics_[compute_nic_.back()].doorbells.resize(profile.doorbells_shared);
   }
   const uint32_t threads = topology.compute_servers * topology.threads_per_compute_server;
   queue_pairs_.resize(static_cast<size_t>(threads) * memory_servers_);
   for (uint32_t thread = 0; thread < threads; ++thread) {
     for (uint32_t server = 0; server < memory_servers_; ++server) {
-      queue_pairs_[static_cast<size_t>(thread) * memory_servers_ + server].unit =
+      QueuePair& queue_pair = queue_pairs_[static_cast<size_t>(thread) * memory_servers_ + server];
+      queue_pair.unit =
           ProcessingUnitOf(thread, static_cast<uint16_t>(server), profile.processing_units);
+      if (doorbells_shared) {
+        queue_pair.doorbell = DoorbellOf(thread % topology.threads_per_compute_server, server);
+      }
     }
   }
-  AssignDoorbells(topology, per_thread_doorbells);
 }
 
 SimTime NicModel::Now() const { return cluster_.now(); }

@@ -132,8 +132,10 @@ class NicModel {
   SimTime ScheduleRequester(Batch& batch, SimClient& client, uint16_t index,
                             std::span<WorkRequest> requests, SimTime cpu_time);
   // Requester mechanisms (nic_requester.cc).
-  // Binds every QP of the compute servers to a doorbell register.
-  void AssignDoorbells(const Topology& topology, bool per_thread);
+  // The doorbell register of the QP that thread `local_thread` of a compute
+  // server opens to memory server `server`, with the driver's assignment:
+  // an index into the shared ones, or kLockFreeDoorbell.
+  uint32_t DoorbellOf(uint32_t local_thread, uint32_t server) const;
   // Rings the doorbell of `client`'s QP to `server` from a CPU ready at
   // `ready`; returns when the thread's CPU is done ringing.
   SimTime RingDoorbell(const SimClient& client, uint16_t server, SimTime ready);

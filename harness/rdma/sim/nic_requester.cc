@@ -28,28 +28,16 @@
 
 namespace dmbench::rdma::sim {
 
-void NicModel::AssignDoorbells(const Topology& topology, bool per_thread) {
-  const uint64_t shared = profile_.doorbells_shared;
-  if (shared == 0 || per_thread) return;  // every QP rings without a lock
-  for (uint32_t server = 0; server < topology.compute_servers; ++server) {
-    nics_[compute_nic_[server]].doorbells.resize(shared);
-  }
-  const uint64_t dedicated = profile_.doorbells_dedicated;
-  for (uint32_t thread = 0; thread < topology.threads(); ++thread) {
-    const uint32_t local_thread = thread % topology.threads_per_compute_server;
-    for (uint32_t server = 0; server < memory_servers_; ++server) {
-      const uint64_t created = uint64_t{local_thread} * memory_servers_ + server;
-      // The least-used shared register, ties to the lowest: round-robin.
-      queue_pairs_[static_cast<size_t>(thread) * memory_servers_ + server].doorbell =
-          created < dedicated ? kLockFreeDoorbell
-                              : static_cast<uint32_t>((created - dedicated) % shared);
-    }
-  }
+uint32_t NicModel::DoorbellOf(uint32_t local_thread, uint32_t server) const {
+  const uint64_t created = uint64_t{local_thread} * memory_servers_ + server;
+  if (created < profile_.doorbells_dedicated) return kLockFreeDoorbell;
+  // The least-used shared register, ties to the lowest: round-robin.
+  return static_cast<uint32_t>((created - profile_.doorbells_dedicated) %
+                               profile_.doorbells_shared);
 }
 
 SimTime NicModel::RingDoorbell(const SimClient& client, uint16_t server, SimTime ready) {
-  const uint32_t index =
-      queue_pairs_[static_cast<size_t>(client.thread_.index) * memory_servers_ + server].doorbell;
+  const uint32_t index = QueuePairOf(client, server).doorbell;
   if (index == kLockFreeDoorbell) return ready + doorbell_;
   DoorbellLock& lock = RequesterNic(client).doorbells[index];
   const SimTime now = Now();
