@@ -94,8 +94,13 @@ class NicModel {
   // The spinlock of a shared doorbell register of a compute server's device
   // context (nic_requester.cc).
   struct DoorbellLock {
-    SimTime free_at = 0;
-    std::deque<SimTime> grant_ends;  // ascending; those at or before now are dropped
+    struct Ring {
+      uint32_t thread;
+      SimTime release;
+    };
+    SerialResource held;            // when a ring holds the lock
+    std::vector<Ring> rings;        // not yet released: their threads spin or hold
+    std::vector<uint32_t> present;  // scratch of RingDoorbell
   };
   // Completions the requester NIC still counts as outstanding: (when, how many).
   using CompletionQueue =

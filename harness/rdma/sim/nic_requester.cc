@@ -9,10 +9,14 @@
 // (providers/mlx5: mlx5_get_qp_uar, post_send_db). QPs are created thread
 // by thread, one per memory server, so QP k of a compute server is thread
 // k / servers's. A ring holds its register's lock cpu_doorbell_ns, plus
-// cpu_doorbell_spinner_ns for each thread queued on the lock when it
-// arrived: the waiters spin on the lock's line, and every hand-off moves it
-// between cores. With per-thread doorbells (a thread domain per thread)
-// nothing is shared and nothing is locked.
+// cpu_doorbell_spinner_ns for each other thread at the lock: the waiters
+// spin on the lock's line, and every hand-off moves it between cores. A
+// thread's ring is computed when it posts, and its CPU may be busy until
+// later (an index-cache lookup charged before the post), so rings take the
+// lock in the order their threads get there, not the order they were
+// computed: a ring computed later but arriving earlier takes the lock first
+// if it is free then. With per-thread doorbells (a thread domain per
+// thread) nothing is shared and nothing is locked.
 //
 // Outstanding work requests. From the post of a batch to its completion its
 // requests count as outstanding at the requester NIC. Past
@@ -41,15 +45,26 @@ SimTime NicModel::RingDoorbell(const SimClient& client, uint16_t server, SimTime
   if (index == kLockFreeDoorbell) return ready + doorbell_;
   DoorbellLock& lock = RequesterNic(client).doorbells[index];
   const SimTime now = Now();
-  while (!lock.grant_ends.empty() && lock.grant_ends.front() <= now) lock.grant_ends.pop_front();
-  // The holder and the waiters ahead of this ring when its thread arrives.
-  const auto queued =
-      static_cast<SimTime>(lock.grant_ends.end() -
-                           std::upper_bound(lock.grant_ends.begin(), lock.grant_ends.end(), ready));
-  const SimTime start = std::max(ready, lock.free_at);
-  lock.free_at = start + doorbell_ + queued * doorbell_spinner_;
-  lock.grant_ends.push_back(lock.free_at);
-  return lock.free_at;
+  std::erase_if(lock.rings, [&](const DoorbellLock::Ring& ring) { return ring.release <= now; });
+  // The other threads at the lock: those with a ring not yet released,
+  // which hold it or spin on it, or will as soon as their CPU gets there.
+  // Threads, not rings: a thread posting a batch of rings spins for one at a
+  // time. Counted when the ring is computed, not when its thread gets there
+  // (which may be later): rings are computed as their batches are posted,
+  // before the lock's later rings are known.
+  const uint32_t thread = client.thread_.index;
+  std::vector<uint32_t>& present = lock.present;
+  present.clear();
+  for (const DoorbellLock::Ring& ring : lock.rings) {
+    if (ring.thread != thread &&
+        std::find(present.begin(), present.end(), ring.thread) == present.end()) {
+      present.push_back(ring.thread);
+    }
+  }
+  const auto queued = static_cast<SimTime>(present.size());
+  const SimTime released = lock.held.Serve(ready, doorbell_ + queued * doorbell_spinner_, now);
+  lock.rings.push_back({thread, released});
+  return released;
 }
 
 void NicModel::AddOutstanding(Nic& nic, uint32_t requests) {

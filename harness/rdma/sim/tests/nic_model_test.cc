@@ -101,6 +101,47 @@ TEST(CpuWork, ChargesThePricesOfTheProfile) {
   EXPECT_EQ(elapsed, (std::vector<uint64_t>{512, 572, 572}));
 }
 
+// A shared doorbell's lock serves rings in the order their threads get
+// there: a thread whose CPU is busy for a while before it posts does not
+// make a thread that posts meanwhile wait for it, although its ring was
+// computed first.
+TEST(Doorbells, ALaterRingThatArrivesFirstTakesTheFreeLock) {
+  NicProfile profile = DefaultProfile();
+  profile.doorbells_dedicated = 0;
+  profile.doorbells_shared = 1;  // every QP on one locked register
+  profile.cpu_doorbell_ns = 200;
+  profile.cpu_doorbell_spinner_ns = 100;
+  Topology topology = testing::SmallTopology(1, 1, 1);
+  topology.threads_per_compute_server = 2;
+  constexpr uint64_t kBusyNs = 20'000;
+  uint64_t alone_ns = 0;
+  {
+    auto cluster = testing::MakeCluster(testing::SmallTopology(1, 1, 1), profile);
+    cluster->Run([&](Client& client) {
+      uint64_t word = 0;
+      const uint64_t start = client.NowNanoseconds();
+      client.Read(GlobalAddress::Host(0, 0), &word, sizeof(word));
+      alone_ns = client.NowNanoseconds() - start;
+    });
+  }
+  auto cluster = testing::MakeCluster(topology, profile);
+  uint64_t quick_ns = 0;
+  cluster->Run([&](Client& client) {
+    uint64_t word = 0;
+    if (client.location().thread == 0) {
+      client.ChargeCpu(kBusyNs);  // posts only after this
+      client.Read(GlobalAddress::Host(0, 0), &word, sizeof(word));
+      return;
+    }
+    const uint64_t start = client.NowNanoseconds();
+    client.Read(GlobalAddress::Host(0, 0), &word, sizeof(word));
+    quick_ns = client.NowNanoseconds() - start;
+  });
+  ASSERT_GT(alone_ns, 0u);
+  // At most the other thread's presence on the lock (one spinner) on top.
+  EXPECT_LE(quick_ns, alone_ns + 100);
+}
+
 // configs/nic/NAME.md is generated from the profile; a profile edited
 // without regenerating it fails here with the command to run.
 TEST(CalibrationDocument, ShippedDocumentIsTheGeneratedOne) {
