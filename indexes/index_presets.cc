@@ -9,6 +9,18 @@ namespace dmbench::indexes {
 
 namespace {
 
+// SMART_OPTS=ThrdAwareAlloc,WorkReqThrot,ConflictAvoid of SMART's artifact
+// (ae/collect/fig12abc-btree-scale-up.sh); ConflictAvoid is backoff with its
+// dynamic limit and coroutine throttling (SMART §4.3, §6.3).
+rdma::SubstrateOptions SmartTechniques() {
+  rdma::SubstrateOptions options;
+  options.per_thread_doorbells = true;
+  options.work_request_throttling = rdma::WorkRequestThrottling::kAdaptive;
+  options.cas_backoff = true;
+  options.coroutine_throttling = true;
+  return options;
+}
+
 constexpr IndexPreset kPresets[] = {
     {"sherman", kBLinkEngine,
      "Sherman (SIGMOD'22): two-level versions, combined write-back, hierarchical on-chip locks "
@@ -18,6 +30,14 @@ constexpr IndexPreset kPresets[] = {
      "FG+ (the paper's baseline): CRC-checked nodes, in-node host-memory spin locks released by "
      "WRITE",
      &TreeOptions::FgPlus},
+    {"shermanplus", kBLinkEngine,
+     "Sherman+ (SMART, ASPLOS'24 §6.2.3): Sherman with per-cacheline versions in place of "
+     "two-level versions",
+     &TreeOptions::ShermanPlus},
+    {"smartbt", kBLinkEngine,
+     "SMART-BT (SMART, ASPLOS'24 §5): Sherman+ with speculative lookup, on the substrate with "
+     "per-thread doorbells, adaptive work-request throttling and conflict avoidance",
+     &TreeOptions::SmartBt, &SmartTechniques},
 };
 
 }  // namespace

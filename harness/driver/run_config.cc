@@ -45,7 +45,9 @@ const ConfigFields<RunConfig>& RunConfig::IndexFields() {
               const std::string key = reader.Has("type") ? "type" : "preset";
               config.index_preset = reader.Choice(key, config.index_preset,
                                                   indexes::IndexPresetNames(config.index_engine));
-              config.index = indexes::FindIndexPreset(config.index_preset).blink_options();
+              const indexes::IndexPreset& preset = indexes::FindIndexPreset(config.index_preset);
+              config.index = preset.blink_options();
+              config.substrate = preset.Substrate();
             },
             [](const RunConfig& config) { return nlohmann::json(config.index_preset); })
         .Number("fill_factor", &RunConfig::fill_factor, 0.05, 1.0, "bulkload leaf fill");
@@ -140,7 +142,7 @@ RunConfig RunConfig::FromJson(const nlohmann::json& document) {
   }
   if (root.Has("substrate")) {
     JsonObjectReader substrate = root.Object("substrate");
-    config.substrate = rdma::SubstrateOptions::FromJson(substrate);
+    config.substrate.ReadJson(substrate);
   }
   if (root.Has("workload")) {
     JsonObjectReader workload = root.Object("workload");

@@ -39,19 +39,15 @@ nlohmann::json PerOperation(const rdma::OpStats& verbs, uint64_t count) {
 }
 
 nlohmann::json IndexJson(const indexes::IndexOpStats& index) {
+  nlohmann::json json;
+  for (const indexes::IndexOpCounter& counter : indexes::IndexOpStats::Counters()) {
+    json[counter.name] = index.*counter.member;
+  }
   const uint64_t lookups = index.cache_hits + index.cache_misses;
-  return {{"cache_hits", index.cache_hits},
-          {"cache_misses", index.cache_misses},
-          {"cache_hit_ratio", lookups > 0 ? static_cast<double>(index.cache_hits) / lookups : 0.0},
-          {"splits", index.splits},
-          {"handovers", index.handovers},
-          {"read_retries", index.read_retries},
-          {"slow_read_retries", index.slow_read_retries},
-          {"lock_retries", index.lock_retries},
-          {"wrong_turns", index.wrong_turns},
-          {"sibling_chases", index.sibling_chases},
-          {"torn_entries_returned", index.torn_entries_returned},
-          {"write_back_bytes", index.write_back_bytes}};
+  json["cache_hit_ratio"] =
+      lookups > 0 ? static_cast<double>(index.cache_hits) / static_cast<double>(lookups) : 0.0;
+  json["write_back_bytes"] = index.write_back_bytes;
+  return json;
 }
 
 uint64_t RequiredUnsigned(JsonObjectReader& reader, const std::string& key,
@@ -153,16 +149,9 @@ indexes::IndexOpStats IndexFromJson(JsonObjectReader reader) {
     return static_cast<uint32_t>(RequiredUnsigned(reader, key, kMax32));
   };
   indexes::IndexOpStats index;
-  index.cache_hits = counter("cache_hits");
-  index.cache_misses = counter("cache_misses");
-  index.splits = counter("splits");
-  index.handovers = counter("handovers");
-  index.read_retries = counter("read_retries");
-  index.slow_read_retries = counter("slow_read_retries");
-  index.lock_retries = counter("lock_retries");
-  index.wrong_turns = counter("wrong_turns");
-  index.sibling_chases = counter("sibling_chases");
-  index.torn_entries_returned = counter("torn_entries_returned");
+  for (const indexes::IndexOpCounter& field : indexes::IndexOpStats::Counters()) {
+    index.*field.member = counter(field.name);
+  }
   index.write_back_bytes = RequiredUnsigned(reader, "write_back_bytes");
   return index;
 }

@@ -54,10 +54,14 @@ const ConfigFields<SubstrateOptions>& SubstrateOptions::Fields() {
 
 SubstrateOptions SubstrateOptions::FromJson(JsonObjectReader& reader) {
   SubstrateOptions options;
-  Fields().Read(reader, options);
-  reader.RejectUnknownKeys();
-  options.Validate();
+  options.ReadJson(reader);
   return options;
+}
+
+void SubstrateOptions::ReadJson(JsonObjectReader& reader) {
+  Fields().Read(reader, *this);
+  reader.RejectUnknownKeys();
+  Validate();
 }
 
 nlohmann::json SubstrateOptions::ToJson() const { return Fields().Write(*this); }

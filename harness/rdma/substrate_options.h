@@ -48,6 +48,9 @@ struct SubstrateOptions {
   // The config fields of the substrate section.
   static const ConfigFields<SubstrateOptions>& Fields();
   static SubstrateOptions FromJson(JsonObjectReader& reader);
+  // Reads the fields present over *this (an index preset's techniques),
+  // rejecting unknown ones, and validates the result.
+  void ReadJson(JsonObjectReader& reader);
   nlohmann::json ToJson() const;
   // Whether any technique a backend must implement per thread is on.
   bool AnyThreadTechnique() const {

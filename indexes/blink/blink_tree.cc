@@ -33,16 +33,21 @@ BLinkTree::BLinkTree(const TreeOptions& options, const rdma::ClusterShape& shape
       format_(options),
       lock_table_(options.locks()) {
   locker_ = make_locker(lock_table_);
-  for (uint32_t i = 0; i < shape.compute_servers; ++i) {
-    compute_servers_.push_back(std::make_unique<ComputeServerState>(
-        options.cache_bytes, DeriveSeed(seed, i), cached_nodes_));
-  }
+  compute_servers_.resize(shape.compute_servers);
+  ResetComputeServers();
   for (uint32_t i = 0; i < shape.clients; ++i) {
     scratch_.push_back(std::make_unique<Scratch>(options.node_bytes));
   }
 }
 
 BLinkTree::~BLinkTree() = default;
+
+void BLinkTree::ResetComputeServers() {
+  for (size_t i = 0; i < compute_servers_.size(); ++i) {
+    compute_servers_[i] =
+        std::make_unique<ComputeServerState>(options_, DeriveSeed(seed_, i), cached_nodes_);
+  }
+}
 
 IndexCacheStats BLinkTree::cache_stats(uint32_t compute_server) const {
   return compute_servers_.at(compute_server)->cache.stats();

@@ -73,6 +73,10 @@ class BLinkTree final : public Index {
   }
   Scratch& ScratchOf(const rdma::Client& client) { return *scratch_[client.location().index]; }
 
+  // Gives every compute server fresh state: an empty index cache, no top
+  // levels, no hints. Set-up path: no client may be running.
+  void ResetComputeServers();
+
   // Node I/O.
   rdma::GlobalAddress RootAddress(rdma::Client& client, bool refresh);
   // Whether a READ that took `took_ns` may have missed a wrap-around of 4-bit
@@ -86,6 +90,10 @@ class BLinkTree final : public Index {
   // Reads a node until it passes its node-level check, and decodes it.
   void ReadNode(rdma::Client& client, rdma::GlobalAddress address, std::vector<uint8_t>& bytes,
                 NodeImage& image, IndexOpStats& stats);
+  // Speculative lookup's fast path: whether the line `key`'s hint names
+  // still holds the key (its value then in *value). False when there is no
+  // hint or the line holds something else; the caller takes the regular path.
+  bool SpeculativeLookup(rdma::Client& client, uint64_t key, uint64_t* value, IndexOpStats& stats);
   // Reads and decodes `leaves` for a range query, all in flight at once,
   // re-issuing together those that fail their check or, after a READ round
   // longer than the wrap window, all of them (under TooSlowToTrust's bound).

@@ -78,10 +78,7 @@ void BLinkTree::Bulkload(rdma::Client& client, std::shared_ptr<const BulkloadSou
   client.Write(rdma::GlobalAddress::Host(0, IndexLayout::kRootPointerOffset), &root, sizeof(root));
   // Every compute server starts from a cold cache over the new tree, or from
   // one holding its level-1 nodes.
-  for (size_t i = 0; i < compute_servers_.size(); ++i) {
-    compute_servers_[i] = std::make_unique<ComputeServerState>(options_.cache_bytes,
-                                                               DeriveSeed(seed_, i), cached_nodes_);
-  }
+  ResetComputeServers();
   if (options_.cache_prewarm) PrewarmCaches(*image);
 }
 

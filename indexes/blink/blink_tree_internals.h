@@ -7,17 +7,25 @@
 #include <vector>
 
 #include "indexes/blink/blink_tree.h"
+#include "indexes/blink/key_address_cache.h"
 
 namespace dmbench::indexes {
 
-// Per compute server: the level-1 index cache and the top two levels.
+// Per compute server: the level-1 index cache, the top two levels and, with
+// speculative lookup, the key-to-entry hints.
 struct BLinkTree::ComputeServerState {
-  ComputeServerState(uint64_t cache_bytes, uint64_t seed, std::shared_ptr<CachedNodeStore> store)
-      : cache(cache_bytes, seed, std::move(store)) {}
+  ComputeServerState(const TreeOptions& options, uint64_t seed,
+                     std::shared_ptr<CachedNodeStore> store)
+      : cache(options.cache_bytes, seed, std::move(store)) {
+    if (options.speculative_lookup) {
+      hints = std::make_unique<KeyAddressCache>(options.speculative_hints);
+    }
+  }
 
   IndexCache cache;
-  std::shared_mutex top_mutex;  // guards the fields below
-  rdma::GlobalAddress root;     // Null until first read
+  std::unique_ptr<KeyAddressCache> hints;  // null without speculative lookup
+  std::shared_mutex top_mutex;             // guards the fields below
+  rdma::GlobalAddress root;                // Null until first read
   uint8_t root_level = 0;
   std::unordered_map<uint64_t, std::shared_ptr<const NodeImage>> top_nodes;  // by packed address
 };

@@ -80,7 +80,30 @@ bool BLinkTree::TooSlowToTrust(rdma::Client& client, rdma::GlobalAddress address
   return true;
 }
 
+bool BLinkTree::SpeculativeLookup(rdma::Client& client, uint64_t key, uint64_t* value,
+                                  IndexOpStats& stats) {
+  const std::optional<EntryHint> hint = StateOf(client).hints->Find(key);
+  if (!hint) return false;
+  // The line lands where it sits in a whole leaf, so that the format reads
+  // the slot from it as from a node; the slot's bytes lie inside the line.
+  Scratch& scratch = ScratchOf(client);
+  const uint32_t line = format_.SlotLineOffset(hint->slot);
+  client.Read(hint->leaf + line, scratch.node.data() + line, NodeFormat::kLineBytes);
+  LeafSlot entry;
+  format_.DecodeSlot(scratch.node.data(), hint->slot, &entry);
+  if (entry.key != key) {
+    ++stats.speculative_misses;
+    return false;
+  }
+  if (!format_.SlotPayloadIntact(scratch.node.data(), hint->slot)) ++stats.torn_entries_returned;
+  ++stats.speculative_hits;
+  *value = entry.value;
+  return true;
+}
+
 bool BLinkTree::Lookup(rdma::Client& client, uint64_t key, uint64_t* value, IndexOpStats& stats) {
+  KeyAddressCache* hints = StateOf(client).hints.get();
+  if (hints != nullptr && SpeculativeLookup(client, key, value, stats)) return true;
   Scratch& scratch = ScratchOf(client);
   NodeImage& leaf = scratch.image;
   for (uint32_t attempt = 0; attempt < kMaxAttempts; ++attempt) {
@@ -115,7 +138,10 @@ bool BLinkTree::Lookup(rdma::Client& client, uint64_t key, uint64_t* value, Inde
       }
       LeafSlot entry;
       const int slot = format_.FindLeafSlot(scratch.node.data(), key, &entry);
-      if (slot < 0) return false;
+      if (slot < 0) {
+        if (hints != nullptr) hints->Forget(key);
+        return false;
+      }
       if (!entry.consistent()) {
         ++stats.read_retries;
         continue;
@@ -123,6 +149,7 @@ bool BLinkTree::Lookup(rdma::Client& client, uint64_t key, uint64_t* value, Inde
       if (!format_.SlotPayloadIntact(scratch.node.data(), static_cast<uint32_t>(slot))) {
         ++stats.torn_entries_returned;
       }
+      if (hints != nullptr) hints->Remember(key, {address, static_cast<uint32_t>(slot)});
       *value = entry.value;
       return true;
     }

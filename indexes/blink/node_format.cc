@@ -11,7 +11,7 @@ namespace dmbench::indexes {
 
 namespace {
 
-constexpr uint32_t kLineBytes = 64;
+constexpr uint32_t kLineBytes = NodeFormat::kLineBytes;
 constexpr uint32_t kLinePayload = kLineBytes - 1;  // byte 0 of a line is its version
 constexpr uint32_t kTrailerBytes = 8;
 
@@ -198,6 +198,13 @@ void NodeFormat::DecodeSlot(const uint8_t* node, uint32_t index, LeafSlot* slot)
     ReadLogical(node, offset, &slot->front_version, 1);
     ReadLogical(node, offset + leaf_entry_bytes_ - 1, &slot->rear_version, 1);
   }
+}
+
+uint32_t NodeFormat::SlotLineOffset(uint32_t index) const {
+  if (consistency_ != Consistency::kCacheline || !entry_writes_) {
+    throw std::logic_error("only cacheline nodes whose entries fit a line have slot lines");
+  }
+  return Physical(leaf_offsets_[index]) / kLineBytes * kLineBytes;
 }
 
 void NodeFormat::Decode(const uint8_t* node, NodeImage* image) const {

@@ -99,6 +99,12 @@ class NodeFormat {
   // Writes leaf slot `slot` of `image` into `node` in place, bumping its entry
   // versions (two_level); returns the byte range to write back.
   std::pair<uint32_t, uint32_t> EncodeSlot(NodeImage& image, uint32_t slot, uint8_t* node) const;
+  // Decodes leaf slot `index` of `node`, reading the slot's bytes only.
+  void DecodeSlot(const uint8_t* node, uint32_t index, LeafSlot* slot) const;
+  // Cacheline format with entry writes: the physical offset in a leaf of the
+  // line that holds slot `index` whole (what speculative lookup READs).
+  uint32_t SlotLineOffset(uint32_t index) const;
+  static constexpr uint32_t kLineBytes = 64;
   // Whether the wide key and value bytes of a leaf slot match their patterns.
   bool SlotPayloadIntact(const uint8_t* node, uint32_t slot) const;
   // Whether versions wrap fast enough that a slow READ must be retried (4-bit).
@@ -118,7 +124,6 @@ class NodeFormat {
                      uint64_t salt) const;
   std::vector<uint32_t> PlaceEntries(uint32_t first, uint32_t end, uint32_t entry_bytes) const;
   uint16_t Count(const uint8_t* node) const;
-  void DecodeSlot(const uint8_t* node, uint32_t index, LeafSlot* slot) const;
 
   Consistency consistency_;
   uint32_t node_bytes_;

@@ -37,6 +37,21 @@ TreeOptions TreeOptions::FgPlus() {
 
 TreeOptions TreeOptions::Sherman() { return TreeOptions(); }
 
+// SMART §6.2.3: Sherman's two-level versions assume a NIC writes and reads a
+// node in ascending address order, which SMART found its RNIC does not, so
+// Sherman+ keeps FaRM's per-cacheline versions (§5).
+TreeOptions TreeOptions::ShermanPlus() {
+  TreeOptions options = Sherman();
+  options.consistency = Consistency::kCacheline;
+  return options;
+}
+
+TreeOptions TreeOptions::SmartBt() {
+  TreeOptions options = ShermanPlus();
+  options.speculative_lookup = true;
+  return options;
+}
+
 LockOptions TreeOptions::locks() const {
   return {.placement = lock_placement,
           .on_chip = on_chip,
@@ -86,6 +101,15 @@ void TreeOptions::Validate(const rdma::ClusterShape& shape) const {
          std::to_string(shape.on_chip_memory_bytes) + "; set onchip to false");
   }
   const NodeFormat format(*this);
+  if (speculative_lookup && (consistency != Consistency::kCacheline || !format.entry_writes())) {
+    fail(
+        "speculative_lookup: reads one cacheline and trusts it whole, so it needs "
+        "index.consistency "
+        "= 'cacheline' with a leaf entry (key_bytes + value_bytes = " +
+        std::to_string(key_bytes + value_bytes) +
+        ") that fits the 63 payload bytes of a line; got consistency '" +
+        ConsistencyName(consistency) + "'");
+  }
   if (format.leaf_capacity() < 2 || format.internal_capacity() < 3) {
     fail("node_bytes: " + std::to_string(node_bytes) + " bytes hold only " +
          std::to_string(format.leaf_capacity()) + " leaf entries and " +
@@ -132,7 +156,13 @@ const ConfigFields<TreeOptions>& TreeOptions::Fields() {
             [](const O& options) { return nlohmann::json(options.cache_bytes >> 20); })
         .Bool("cache_prewarm", &O::cache_prewarm,
               "start each index cache holding the bulkloaded level-1 nodes (as far as they "
-              "fit), as a long-running one does; off: caches start cold");
+              "fit), as a long-running one does; off: caches start cold")
+        .Bool("speculative_lookup", &O::speculative_lookup,
+              "SMART-BT's speculative lookup: READ the one cacheline a hint names for the key, "
+              "the whole leaf only if it no longer holds the key (needs consistency cacheline)")
+        .Unsigned("speculative_hints", &O::speculative_hints, 1, 1ull << 32,
+                  "key-to-entry hints per compute server for speculative_lookup, direct-mapped, "
+                  "24 bytes each (SMART: 1,000,000)");
     return list;
   }();
   return fields;
@@ -150,7 +180,8 @@ std::string TreeOptions::Describe() const {
          " handover=" + std::to_string(handover) +
          " locks=" + (masked_locks ? "16-bit" : "64-bit") +
          " release=" + (faa_release ? "faa" : "write") + " key=" + std::to_string(key_bytes) +
-         "B value=" + std::to_string(value_bytes) + "B node=" + std::to_string(node_bytes) + "B";
+         "B value=" + std::to_string(value_bytes) + "B node=" + std::to_string(node_bytes) + "B" +
+         (speculative_lookup ? " speculative=" + std::to_string(speculative_hints) : "");
 }
 
 }  // namespace dmbench::indexes

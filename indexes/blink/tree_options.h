@@ -48,12 +48,25 @@ struct TreeOptions {
   // the paper measures ~98% hits at 1 billion keys (Fig. 15c), which a run
   // of simulated milliseconds cannot reach from cold at that scale.
   bool cache_prewarm = false;
+  // Speculative lookup (SMART-BT, SMART §5): a lookup first READs the one
+  // cacheline where a per-compute-server hint says its key's entry was last
+  // found, and takes the regular path only if the line no longer holds it.
+  // Needs cacheline consistency with entries that fit a line.
+  bool speculative_lookup = false;
+  // Hints per compute server (SMART's GenericCache default: 1,000,000).
+  uint64_t speculative_hints = 1'000'000;
 
   // The lock protocol these options ask for.
   LockOptions locks() const;
 
   static TreeOptions FgPlus();
   static TreeOptions Sherman();
+  // Sherman with per-cacheline versions instead of two-level versions: what
+  // SMART (§6.2.3) calls Sherman+ and compares against.
+  static TreeOptions ShermanPlus();
+  // SMART-BT's index side: Sherman+ with speculative lookup (its substrate
+  // side is the preset's; indexes/index_presets.cc).
+  static TreeOptions SmartBt();
 
   // Throws ConfigError naming the field and what is allowed; `shape` says
   // what the backend offers (masked CAS, on-chip memory).

@@ -1,10 +1,21 @@
 // What one index operation did beyond its verbs (which the substrate counts
 // in rdma::OpStats): retries, lock handovers, splits, cache behaviour.
+//
+// Each counter is declared once, in IndexOpStats::Counters(): the sum, the
+// results' JSON and its reader all walk that list.
 #pragma once
 
 #include <cstdint>
+#include <span>
 
 namespace dmbench::indexes {
+
+struct IndexOpStats;
+
+struct IndexOpCounter {
+  const char* name;  // the key in a result's "index" object
+  uint32_t IndexOpStats::*member;
+};
 
 struct IndexOpStats {
   uint32_t read_retries = 0;       // re-reads of a node that failed its check
@@ -17,22 +28,42 @@ struct IndexOpStats {
   uint32_t wrong_turns = 0;            // a cache or traversal step led to the wrong node
   uint32_t sibling_chases = 0;         // B-link moves right past a concurrent split
   uint32_t torn_entries_returned = 0;  // an entry passed the check with torn wide bytes
-  uint64_t write_back_bytes = 0;       // node data written (lock words not included)
+  // Speculative lookup (SMART-BT): lookups answered by the one cacheline
+  // their key-address hint points to, and hints whose line no longer held
+  // the key (the lookup then took the regular path).
+  uint32_t speculative_hits = 0;
+  uint32_t speculative_misses = 0;
+  uint64_t write_back_bytes = 0;  // node data written (lock words not included)
+
+  // Every 32-bit counter above, in declaration order.
+  static std::span<const IndexOpCounter> Counters();
 
   IndexOpStats& operator+=(const IndexOpStats& other) {
-    read_retries += other.read_retries;
-    slow_read_retries += other.slow_read_retries;
-    lock_retries += other.lock_retries;
-    handovers += other.handovers;
-    splits += other.splits;
-    cache_hits += other.cache_hits;
-    cache_misses += other.cache_misses;
-    wrong_turns += other.wrong_turns;
-    sibling_chases += other.sibling_chases;
-    torn_entries_returned += other.torn_entries_returned;
+    for (const IndexOpCounter& counter : Counters()) {
+      this->*counter.member += other.*counter.member;
+    }
     write_back_bytes += other.write_back_bytes;
     return *this;
   }
 };
+
+inline std::span<const IndexOpCounter> IndexOpStats::Counters() {
+  using S = IndexOpStats;
+  static constexpr IndexOpCounter kCounters[] = {
+      {"read_retries", &S::read_retries},
+      {"slow_read_retries", &S::slow_read_retries},
+      {"lock_retries", &S::lock_retries},
+      {"handovers", &S::handovers},
+      {"splits", &S::splits},
+      {"cache_hits", &S::cache_hits},
+      {"cache_misses", &S::cache_misses},
+      {"wrong_turns", &S::wrong_turns},
+      {"sibling_chases", &S::sibling_chases},
+      {"torn_entries_returned", &S::torn_entries_returned},
+      {"speculative_hits", &S::speculative_hits},
+      {"speculative_misses", &S::speculative_misses},
+  };
+  return kCounters;
+}
 
 }  // namespace dmbench::indexes

@@ -36,7 +36,31 @@ TEST(IndexPresets, ThePaperIndexesAreTheirPresets) {
   EXPECT_EQ(FindIndexPreset("sherman").blink_options().Describe(),
             TreeOptions::Sherman().Describe());
   EXPECT_EQ(FindIndexPreset("fgplus").blink_options().Describe(), TreeOptions::FgPlus().Describe());
-  EXPECT_EQ(IndexPresetNames(kBLinkEngine), (std::vector<std::string>{"sherman", "fgplus"}));
+  EXPECT_EQ(FindIndexPreset("shermanplus").blink_options().Describe(),
+            TreeOptions::ShermanPlus().Describe());
+  EXPECT_EQ(FindIndexPreset("smartbt").blink_options().Describe(),
+            TreeOptions::SmartBt().Describe());
+  EXPECT_EQ(IndexPresetNames(kBLinkEngine),
+            (std::vector<std::string>{"sherman", "fgplus", "shermanplus", "smartbt"}));
+}
+
+// SMART-BT is Sherman+ plus speculative lookup plus SMART's substrate
+// techniques; the Sherman paper's presets leave the substrate as it is.
+TEST(IndexPresets, OnlySmartBtTurnsSubstrateTechniquesOn) {
+  for (const char* name : {"sherman", "fgplus", "shermanplus"}) {
+    EXPECT_EQ(FindIndexPreset(name).Substrate().ToJson(), rdma::SubstrateOptions().ToJson())
+        << name;
+  }
+  const rdma::SubstrateOptions smart = FindIndexPreset("smartbt").Substrate();
+  EXPECT_TRUE(smart.per_thread_doorbells);
+  EXPECT_EQ(smart.work_request_throttling, rdma::WorkRequestThrottling::kAdaptive);
+  EXPECT_TRUE(smart.cas_backoff);
+  EXPECT_TRUE(smart.coroutine_throttling);
+  TreeOptions sherman_plus = TreeOptions::ShermanPlus();
+  EXPECT_EQ(sherman_plus.consistency, Consistency::kCacheline);
+  EXPECT_FALSE(sherman_plus.speculative_lookup);
+  sherman_plus.speculative_lookup = true;
+  EXPECT_EQ(sherman_plus.Describe(), TreeOptions::SmartBt().Describe());
 }
 
 TEST(IndexPresets, AnUnknownNameListsWhatExists) {
@@ -47,7 +71,7 @@ TEST(IndexPresets, AnUnknownNameListsWhatExists) {
     const std::string message = error.what();
     EXPECT_NE(message.find("index.preset"), std::string::npos) << message;
     EXPECT_NE(message.find("'btree'"), std::string::npos) << message;
-    EXPECT_NE(message.find("sherman, fgplus"), std::string::npos) << message;
+    EXPECT_NE(message.find("sherman, fgplus, shermanplus, smartbt"), std::string::npos) << message;
   }
   EXPECT_THROW(MakeIndex("radix", TreeOptions::Sherman(), SmallShape(), 1), ConfigError);
 }

@@ -173,11 +173,12 @@ TEST_P(LocalIndexCorrectness, EveryOperationPassesTheChecker) {
   EXPECT_TRUE(result.report.ok()) << testing::Describe(result.report);
   EXPECT_GT(result.stats.splits, 20u);
   EXPECT_EQ(result.stats.torn_entries_returned, 0u);
+  if (options.speculative_lookup) {
+    EXPECT_GT(result.stats.speculative_hits, 0u);
+  }
 }
 
 std::vector<LocalVariant> LocalVariants() {
-  TreeOptions cacheline = TreeOptions::Sherman();
-  cacheline.consistency = Consistency::kCacheline;
   TreeOptions masked = TreeOptions::Sherman();
   masked.masked_locks = true;
   TreeOptions fgplus_table = TreeOptions::FgPlus();
@@ -186,9 +187,9 @@ std::vector<LocalVariant> LocalVariants() {
   sherman_node.on_chip = false;
   sherman_node.lock_placement = LockPlacement::kNode;
   return {{"FgPlus", TreeOptions::FgPlus()},  // locks in the node header
-          {"FgPlusTableLocks", fgplus_table}, {"Sherman", TreeOptions::Sherman()},
-          {"ShermanNodeLocks", sherman_node}, {"ShermanCacheline", cacheline},
-          {"ShermanMaskedLocks", masked}};
+          {"FgPlusTableLocks", fgplus_table},  {"Sherman", TreeOptions::Sherman()},
+          {"ShermanNodeLocks", sherman_node},  {"ShermanPlus", TreeOptions::ShermanPlus()},
+          {"SmartBt", TreeOptions::SmartBt()}, {"ShermanMaskedLocks", masked}};
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, LocalIndexCorrectness, ::testing::ValuesIn(LocalVariants()),

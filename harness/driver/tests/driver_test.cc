@@ -60,7 +60,7 @@ TEST(RunConfig, TheOldSpellingOfThePresetStillLoads) {
 
 TEST(RunConfig, BadFieldsAreNamedWithWhatIsAllowed) {
   EXPECT_NE(MessageOf({{"index", {{"preset", "bwtree"}}}})
-                .find("index.preset: must be one of {sherman, fgplus}"),
+                .find("index.preset: must be one of {sherman, fgplus, shermanplus, smartbt}"),
             std::string::npos);
   EXPECT_NE(
       MessageOf({{"index", {{"engine", "radix"}}}}).find("index.engine: must be one of {blink}"),

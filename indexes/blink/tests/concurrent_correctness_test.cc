@@ -80,6 +80,8 @@ std::vector<Variant> Variants() {
   TreeOptions sherman_masked = TreeOptions::Sherman();
   sherman_masked.masked_locks = true;
   variants.push_back({"ShermanMaskedLocks", sherman_masked});
+  variants.push_back({"ShermanPlus", TreeOptions::ShermanPlus()});
+  variants.push_back({"SmartBt", TreeOptions::SmartBt()});
   return variants;
 }
 
@@ -114,6 +116,11 @@ TEST_P(ConcurrentCorrectness, EveryOperationPassesTheChecker) {
   EXPECT_GT(height(), height_before) << "the root never grew";
   EXPECT_GT(result.stats.sibling_chases + result.stats.wrong_turns, 0u);
   EXPECT_EQ(result.stats.torn_entries_returned, 0u);
+  // Hints went stale under splits and deletes, and the check still held.
+  if (options.speculative_lookup) {
+    EXPECT_GT(result.stats.speculative_hits, 0u);
+    EXPECT_GT(result.stats.speculative_misses, 0u);
+  }
 }
 
 std::string Name(const ::testing::TestParamInfo<ConcurrentCorrectness::ParamType>& info) {

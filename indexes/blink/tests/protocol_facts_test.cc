@@ -55,6 +55,60 @@ TEST(ProtocolFacts, LookupThatHitsTheCacheTakesOneRead) {
   }
 }
 
+// SMART-BT (SMART §5): once a lookup has found its key, the next lookup of
+// it READs the one 64-byte line its hint names, where Sherman+ READs the
+// whole leaf, and neither touches the index cache.
+TEST(ProtocolFacts, SpeculativeLookupReadsOneLineWhereShermanPlusReadsTheLeaf) {
+  auto lookup = [](BLinkTree& tree, rdma::Client& client, IndexOpStats& stats) {
+    uint64_t value = 0;
+    EXPECT_TRUE(tree.Lookup(client, testing::kBulkloadedKey, &value, stats));
+    EXPECT_EQ(value, testing::kBulkloadedKey);
+  };
+  const Measured plus = MeasureAlone(TreeOptions::ShermanPlus(), lookup);
+  EXPECT_EQ(plus.verbs.round_trips, 1u);
+  EXPECT_EQ(plus.verbs.bytes_read, TreeOptions::ShermanPlus().node_bytes);
+  EXPECT_EQ(plus.index.cache_hits, 1u);
+  EXPECT_EQ(plus.index.speculative_hits, 0u);
+
+  const Measured smart = MeasureAlone(TreeOptions::SmartBt(), lookup);
+  EXPECT_EQ(smart.verbs.round_trips, 1u);
+  EXPECT_EQ(smart.verbs.verbs(), 1u);
+  EXPECT_EQ(smart.verbs.bytes_read, 64u);
+  EXPECT_EQ(smart.index.speculative_hits, 1u);
+  EXPECT_EQ(smart.index.cache_hits + smart.index.cache_misses, 0u);
+}
+
+// A hint whose line no longer holds the key (here: the key was deleted)
+// costs the one line, then the regular path answers; the hint is dropped, so
+// the next lookup goes straight to the leaf.
+TEST(ProtocolFacts, AStaleHintCostsOneLineThenTheRegularPath) {
+  const TreeOptions options = TreeOptions::SmartBt();
+  Measured deleted_then_lookup, second_lookup;
+  testing::TreeFixture fixture = testing::MakeFixture(options, 2, 1, 1, 7);
+  testing::Bulkload(fixture, 400, 7, 0.8, nullptr);
+  fixture.cluster->Run([&](rdma::Client& client) {
+    if (client.location().index != 0) return;
+    IndexOpStats warm;
+    uint64_t value = 0;
+    ASSERT_TRUE(fixture.tree->Lookup(client, testing::kBulkloadedKey, &value, warm));
+    ASSERT_TRUE(fixture.tree->Delete(client, testing::kBulkloadedKey, warm));
+    {
+      rdma::StatsScope scope(client, deleted_then_lookup.verbs);
+      EXPECT_FALSE(
+          fixture.tree->Lookup(client, testing::kBulkloadedKey, &value, deleted_then_lookup.index));
+    }
+    rdma::StatsScope scope(client, second_lookup.verbs);
+    EXPECT_FALSE(
+        fixture.tree->Lookup(client, testing::kBulkloadedKey, &value, second_lookup.index));
+  });
+  EXPECT_EQ(deleted_then_lookup.index.speculative_misses, 1u);
+  EXPECT_EQ(deleted_then_lookup.verbs.round_trips, 2u);
+  EXPECT_EQ(deleted_then_lookup.verbs.bytes_read, 64u + options.node_bytes);
+  EXPECT_EQ(second_lookup.index.speculative_misses, 0u);
+  EXPECT_EQ(second_lookup.verbs.round_trips, 1u);
+  EXPECT_EQ(second_lookup.verbs.bytes_read, options.node_bytes);
+}
+
 TEST(ProtocolFacts, FgPlusUpdateTakesFourRoundTripsAndWritesAWholeNode) {
   const TreeOptions options = TreeOptions::FgPlus();
   const Measured measured = MeasureAlone(options, UpdateExisting);
