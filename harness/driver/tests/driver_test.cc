@@ -8,6 +8,7 @@
 #include "harness/driver/experiment.h"
 #include "harness/driver/tests/driver_test_support.h"
 #include "harness/rdma/errors.h"
+#include "indexes/index_presets.h"
 
 namespace dmbench::driver {
 namespace {
@@ -92,6 +93,23 @@ TEST(RunConfig, SubstrateTechniquesAreOffUnlessAsked) {
       std::string::npos);
 }
 
+// SMART-BT is an index and the SMART techniques under it: its preset turns
+// them on, and the substrate section edits them like any field.
+TEST(RunConfig, SmartBtPresetBringsItsSubstrateTechniques) {
+  const RunConfig smart = RunConfig::FromJson({{"index", {{"preset", "smartbt"}}}});
+  EXPECT_TRUE(smart.index.speculative_lookup);
+  EXPECT_TRUE(smart.substrate.per_thread_doorbells);
+  EXPECT_TRUE(smart.substrate.cas_backoff);
+  EXPECT_EQ(smart.substrate.work_request_throttling, rdma::WorkRequestThrottling::kAdaptive);
+  const RunConfig edited = RunConfig::FromJson(
+      {{"index", {{"preset", "smartbt"}}}, {"substrate", {{"per_thread_doorbells", false}}}});
+  EXPECT_FALSE(edited.substrate.per_thread_doorbells);
+  EXPECT_TRUE(edited.substrate.cas_backoff);
+  EXPECT_EQ(RunConfig::FromJson(edited.ToJson()).ToJson(), edited.ToJson());
+  EXPECT_FALSE(
+      RunConfig::FromJson({{"index", {{"preset", "shermanplus"}}}}).substrate.per_thread_doorbells);
+}
+
 TEST(RunConfig, SetOverridesParseJsonOrTakeAString) {
   nlohmann::json document = nlohmann::json::object();
   document = ApplySet(document, "index.combine=false");
@@ -126,9 +144,9 @@ TEST(BenchmarkRunner, SameConfigTwiceGivesIdenticalResultsApartFromWallClock) {
   EXPECT_NE(WithoutWallClock(RunBenchmark(other, nullptr).result), WithoutWallClock(first));
 }
 
-TEST(BenchmarkRunner, VerifiedRunsOfBothIndexesPass) {
-  for (const std::string type : {"fgplus", "sherman"}) {
-    for (const std::string mix : {"write-intensive", "range-write", "ycsb-e"}) {
+TEST(BenchmarkRunner, VerifiedRunsOfEveryPresetPass) {
+  for (const std::string& type : indexes::IndexPresetNames(indexes::kBLinkEngine)) {
+    for (const std::string mix : {"write-intensive", "range-write", "ycsb-e", "ycsb-b"}) {
       RunConfig config = testing::SmallRun(type, mix);
       config.verify = true;
       // Long enough that every variant checks well over a thousand operations.
