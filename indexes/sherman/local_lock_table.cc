@@ -11,7 +11,7 @@ bool LocalLockTable::Acquire(rdma::Client& client, uint64_t lock_id) {
       lock.held = true;
       return false;
     }
-    lock.queue.push_back(&waiter);
+    Enqueue(lock, &waiter);
   }
   for (;;) {
     {
@@ -24,10 +24,24 @@ bool LocalLockTable::Acquire(rdma::Client& client, uint64_t lock_id) {
       // An aborted run unwinds this frame: the queue must not keep pointing
       // at it, or the next release would write into a dead stack.
       std::lock_guard guard(mutex_);
-      if (!waiter.granted) std::erase(locks_[lock_id].queue, &waiter);
+      if (!waiter.granted) {
+        LocalLock& lock = locks_[lock_id];
+        std::erase(lock.queue, &waiter);
+        Dequeued(lock, client);
+      }
       throw;
     }
   }
+}
+
+void LocalLockTable::Enqueue(LocalLock& lock, Waiter* waiter) {
+  lock.queue.push_back(waiter);
+  ++lock.waiters_of_thread[waiter->client->location().thread];
+}
+
+void LocalLockTable::Dequeued(LocalLock& lock, const rdma::Client& client) {
+  const auto found = lock.waiters_of_thread.find(client.location().thread);
+  if (--found->second == 0) lock.waiters_of_thread.erase(found);
 }
 
 bool LocalLockTable::ShouldHandOver(uint64_t lock_id, uint32_t max_handovers) {
@@ -49,14 +63,16 @@ void LocalLockTable::Release(rdma::Client& client, uint64_t lock_id, bool hand_o
     }
     Waiter* waiter = lock.queue.front();
     lock.queue.pop_front();
+    Dequeued(lock, *waiter->client);
     lock.consecutive_handovers = hand_over ? lock.consecutive_handovers + 1 : 0;
     waiter->handed_over = hand_over;
     waiter->granted = true;
     next = waiter->client;  // the waiter may leave as soon as the guard drops
-    spinners = static_cast<uint32_t>(lock.queue.size());
+    spinners = static_cast<uint32_t>(lock.waiters_of_thread.size());
   }
   // Sherman's local lock is a ticket lock that waiters spin on: the others
-  // still waiting slow the hand-off down.
+  // still waiting slow the hand-off down, one per thread (a thread's
+  // waiting coroutines yield to each other; one at a time polls the line).
   client.Unpark(*next, spinners);
 }
 

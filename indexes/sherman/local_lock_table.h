@@ -37,7 +37,14 @@ class LocalLockTable {
     bool held = false;
     std::deque<Waiter*> queue;
     uint32_t consecutive_handovers = 0;
+    // Waiters per client thread, and how many threads have one: a thread's
+    // coroutines take turns on its core, so at most one of them spins at a
+    // time.
+    std::unordered_map<uint32_t, uint32_t> waiters_of_thread;
   };
+  static void Enqueue(LocalLock& lock, Waiter* waiter);
+  // Drops one waiter of `client`'s thread from the counts.
+  static void Dequeued(LocalLock& lock, const rdma::Client& client);
 
   // Guards the table; never held across a verb or a Park.
   std::mutex mutex_;

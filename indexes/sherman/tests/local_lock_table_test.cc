@@ -1,0 +1,72 @@
+// The local lock table's hand-off on the simulated fabric: FIFO, and slowed
+// by the waiters that spin, one per thread (a thread's waiting coroutines
+// take turns on its core).
+#include "indexes/sherman/local_lock_table.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "harness/rdma/sim/tests/sim_test_support.h"
+
+namespace dmbench::indexes::sherman {
+namespace {
+
+constexpr uint64_t kLock = 7;
+
+struct HandOff {
+  std::vector<uint32_t> order;  // client indexes, in the order they got the lock
+  uint64_t first_handoff_ns = 0;
+};
+
+// Client 0 takes the lock, lets every other client queue, then releases;
+// each waiter holds the lock briefly and releases in turn.
+HandOff Measure(uint32_t threads, uint32_t coroutines, double spinner_ns) {
+  rdma::sim::NicProfile profile = rdma::sim::testing::DefaultProfile();
+  profile.cpu_lock_spinner_ns = spinner_ns;
+  rdma::Topology topology = rdma::sim::testing::SmallTopology(1, 1, coroutines);
+  topology.threads_per_compute_server = threads;
+  auto cluster = rdma::sim::testing::MakeCluster(topology, profile);
+  LocalLockTable table;
+  HandOff result;
+  uint64_t released_at = 0;
+  cluster->Run([&](rdma::Client& client) {
+    if (client.location().index == 0) {
+      table.Acquire(client, kLock);
+      client.ChargeCpu(100'000);  // everyone else queues meanwhile
+      client.Yield();
+      released_at = client.NowNanoseconds();
+      table.Release(client, kLock, false);
+      return;
+    }
+    client.Yield();
+    table.Acquire(client, kLock);
+    if (result.order.empty()) result.first_handoff_ns = client.NowNanoseconds() - released_at;
+    result.order.push_back(client.location().index);
+    client.ChargeCpu(100);
+    table.Release(client, kLock, false);
+  });
+  return result;
+}
+
+TEST(LocalLockTable, EveryWaiterGetsTheLockOnce) {
+  const HandOff handoff = Measure(2, 4, 31);
+  EXPECT_EQ(handoff.order.size(), 7u);
+}
+
+// 3 threads x 4 coroutines: the holder's thread is busy until it releases,
+// so the 8 coroutines of the other two queue; after the first is granted, 7
+// still wait, on 2 threads: the hand-off pays for 2 spinners, not 7.
+TEST(LocalLockTable, SpinnersAreThreadsNotCoroutines) {
+  constexpr double kSpinnerNs = 1000;
+  const uint64_t spun = Measure(3, 4, kSpinnerNs).first_handoff_ns;
+  const uint64_t free = Measure(3, 4, 0).first_handoff_ns;
+  EXPECT_NEAR(static_cast<double>(spun - free), 2 * kSpinnerNs, 1);
+  // With a thread per waiter, every waiter spins.
+  const uint64_t threads_spun = Measure(8, 1, kSpinnerNs).first_handoff_ns;
+  const uint64_t threads_free = Measure(8, 1, 0).first_handoff_ns;
+  EXPECT_NEAR(static_cast<double>(threads_spun - threads_free), 6 * kSpinnerNs, 1);
+}
+
+}  // namespace
+}  // namespace dmbench::indexes::sherman
