@@ -25,7 +25,8 @@ SCHEMA_VERSION = 1
 ABLATION_DIR = "ablation"  # DIR/ablation/LABEL/: DIR run with one mechanism off
 
 # Series names of the paper (§5.1.2, §5.2): index presets as the configs spell them.
-INDEX_LABELS = {"fgplus": "FG+", "sherman": "Sherman"}
+INDEX_LABELS = {"fgplus": "FG+", "sherman": "Sherman", "shermanplus": "Sherman+",
+                "smartbt": "SMART-BT"}
 
 # Workloads of the paper's Table 3 first (in its order), then YCSB's.
 MIX_LABELS = {

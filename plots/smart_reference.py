@@ -1,9 +1,10 @@
-"""SMART's (ASPLOS'24) own measurements of its Figs. 3 and 4, on its testbed
-(ConnectX-6 200 Gbps, two Xeon Gold 6240R): the raw data its artifact
-publishes (github.com/madsys-dev/smart, ae/raw-reference/fig3a.csv,
-fig3b.csv, fig4a.csv), Mops of 8 B verbs, rounded to 0.01. configs/nic/
-cx6-200g.json was calibrated on them; the scale-up figure draws them beside
-ours."""
+"""SMART's (ASPLOS'24) own measurements of its Figs. 3, 4 and 12(a)-(c), on
+its testbed (ConnectX-6 200 Gbps, two Xeon Gold 6240R): the raw data its
+artifact publishes (github.com/madsys-dev/smart, ae/raw-reference/
+fig3a.csv, fig3b.csv, fig4a.csv, fig12-ycsb-{a,b,c}.csv), Mops, rounded to
+0.01. configs/nic/cx6-200g.json was calibrated on Figs. 3 and 4 (8 B
+verbs); Fig. 12 is index results, a prediction set. The figures draw them
+beside ours."""
 
 # Fig. 3: depth 8, threads -> Mops, by (verb, doorbell policy).
 FIG3 = {
@@ -31,4 +32,40 @@ FIG4_READ = {
     72: {1: 25.85, 4: 66.9, 8: 98.62, 16: 107.14, 24: 96.07, 32: 73.15},
     84: {1: 29.5, 4: 74.28, 8: 108.37, 16: 92.21, 24: 86.45, 32: 62.45},
     96: {1: 32.97, 4: 81.56, 8: 110.98, 16: 78.11, 24: 76.96, 32: 55.16},
+}
+
+
+# Fig. 12(a)-(c): B+Trees on one server (memory and compute blade on one
+# machine), 8 coroutines per thread, 100 million keys, Zipfian 0.99;
+# (YCSB mix, series) -> threads -> Mops. Series as its artifact runs them
+# (ae/collect/fig12abc-btree-scale-up.sh): Sherman+ (SMART_OPTS=None),
+# Sherman+ w/ SL (SpecLookup), SMART-BT (all four options).
+FIG12 = {
+    ("ycsb-a", "Sherman+"): {
+        1: 0.42, 8: 2.93, 16: 4.33, 24: 4.85, 32: 5.07, 40: 5.07, 48: 4.9, 56: 4.6, 64: 4.55,
+        72: 4.45, 80: 4.34, 88: 4.31, 94: 4.29},
+    ("ycsb-a", "Sherman+ w/ SL"): {
+        1: 0.45, 8: 3.13, 16: 4.55, 24: 5.1, 32: 5.32, 40: 5.26, 48: 5.02, 56: 4.76, 64: 4.71,
+        72: 4.64, 80: 4.39, 88: 4.41, 94: 4.46},
+    ("ycsb-a", "SMART-BT"): {
+        1: 0.44, 8: 2.92, 16: 4.35, 24: 5.31, 32: 5.61, 40: 5.64, 48: 5.64, 56: 5.38, 64: 5.18,
+        72: 5.12, 80: 5.02, 88: 5.05, 94: 5.0},
+    ("ycsb-b", "Sherman+"): {
+        1: 0.63, 8: 4.28, 16: 8.38, 24: 11.43, 32: 11.36, 40: 11.32, 48: 11.38, 56: 11.4,
+        64: 11.35, 72: 11.35, 80: 11.39, 88: 11.4, 94: 11.37},
+    ("ycsb-b", "Sherman+ w/ SL"): {
+        1: 0.76, 8: 5.25, 16: 9.69, 24: 13.09, 32: 16.47, 40: 17.59, 48: 18.04, 56: 18.04,
+        64: 16.98, 72: 14.85, 80: 13.89, 88: 13.59, 94: 13.59},
+    ("ycsb-b", "SMART-BT"): {
+        1: 0.75, 8: 5.33, 16: 10.96, 24: 14.85, 32: 19.17, 40: 20.23, 48: 21.25, 56: 21.16,
+        64: 20.96, 72: 20.75, 80: 20.9, 88: 20.8, 94: 20.81},
+    ("ycsb-c", "Sherman+"): {
+        1: 0.68, 8: 4.82, 16: 9.14, 24: 11.71, 32: 11.62, 40: 11.56, 48: 11.66, 56: 11.66,
+        64: 11.62, 72: 11.62, 80: 11.65, 88: 11.57, 94: 11.51},
+    ("ycsb-c", "Sherman+ w/ SL"): {
+        1: 0.84, 8: 5.97, 16: 10.4, 24: 13.94, 32: 18.11, 40: 18.82, 48: 21.78, 56: 20.79,
+        64: 20.7, 72: 19.22, 80: 18.6, 88: 17.66, 94: 16.81},
+    ("ycsb-c", "SMART-BT"): {
+        1: 0.82, 8: 5.74, 16: 11.53, 24: 15.61, 32: 20.72, 40: 23.17, 48: 23.18, 56: 23.3,
+        64: 23.26, 72: 23.21, 80: 23.19, 88: 23.26, 94: 23.16},
 }

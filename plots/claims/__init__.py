@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from . import paper_fig02_03, paper_fig10_11, paper_fig12_13, paper_fig14_15, paper_fig16
-from . import paper_table1
+from . import paper_table1, smart_btree
 from .calibration import CALIBRATION_BASICS, CALIBRATION_TARGETS, is_calibration
 from .judging import *  # noqa: F401,F403  (the judging API, re-exported)
 from .judging import Claim, Outcome, Results, evaluate_claims
@@ -31,6 +31,10 @@ from .unchecked import UNCHECKED
 CLAIMS: list[Claim] = [*paper_table1.CLAIMS, *paper_fig02_03.CLAIMS, *paper_fig10_11.CLAIMS,
                        *paper_fig12_13.CLAIMS, *paper_fig14_15.CLAIMS, *paper_fig16.CLAIMS]
 
+# SMART's (ASPLOS'24) claims on SMART-BT against Sherman+: a prediction set of
+# another paper, evaluated and reported apart from CLAIMS.
+SMART_CLAIMS: list[Claim] = list(smart_btree.CLAIMS)
+
 
 def evaluate(results: Results, broken: Mapping[str, str] | None = None,
              claims: Sequence[Claim] | None = None) -> list[Outcome]:
@@ -40,5 +44,5 @@ def evaluate(results: Results, broken: Mapping[str, str] | None = None,
     return evaluate_claims(results, broken, CLAIMS if claims is None else claims)
 
 
-__all__ = ["CALIBRATION_BASICS", "CALIBRATION_TARGETS", "CLAIMS", "PUBLIC", "UNCHECKED",
-           "evaluate", "is_calibration", "of_paper"]
+__all__ = ["CALIBRATION_BASICS", "CALIBRATION_TARGETS", "CLAIMS", "PUBLIC", "SMART_CLAIMS",
+           "UNCHECKED", "evaluate", "is_calibration", "of_paper"]

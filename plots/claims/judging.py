@@ -313,10 +313,15 @@ PUBLIC = "ConnectX-5 public figures"
 SMART_FIGURE = "SMART (ASPLOS'24), ConnectX-6"
 
 
+# The figure of SMART's index results (smart_btree.py): another paper's
+# claims, judged by the same rules, counted apart from the Sherman paper's.
+SMART_INDEX_FIGURE = "SMART (ASPLOS'24) Fig. 12(a)-(c)"
+
+
 def of_paper(claim: Claim) -> bool:
-    """A claim of the paper, not a public figure or another paper's
-    measurement: only those have a verdict on reproducing the paper."""
-    return claim.figure not in (PUBLIC, SMART_FIGURE)
+    """A claim of the Sherman paper, not a public figure or another paper's
+    measurement: only those count in the verdict on reproducing it."""
+    return claim.figure not in (PUBLIC, SMART_FIGURE, SMART_INDEX_FIGURE)
 
 
 class ClaimList(list):

@@ -47,6 +47,8 @@ MIXES = {  # insert, lookup, range fractions (workloads/workload_spec.cc)
     "write-only": (1.0, 0.0, 0.0), "write-intensive": (0.5, 0.5, 0.0),
     "read-intensive": (0.05, 0.95, 0.0), "range-only": (0.0, 0.0, 1.0),
     "range-write": (0.5, 0.0, 0.5),
+    # YCSB's updates priced as the toy model's writes.
+    "ycsb-a": (0.5, 0.5, 0.0), "ycsb-b": (0.05, 0.95, 0.0), "ycsb-c": (0.0, 1.0, 0.0),
 }
 NIC_PROFILE = {
     "name": "cx5-100g", "atomic_buckets": 4096, "atomic_on_chip_ns": 120.0,
@@ -199,7 +201,8 @@ class OpModel:
                       "splits": writes_count // 250, "handovers": handovers,
                       "read_retries": read_retries, "slow_read_retries": 0,
                       "lock_retries": lock_retries, "wrong_turns": 0, "sibling_chases": 0,
-                      "torn_entries_returned": 0, "write_back_bytes": bytes_written},
+                      "torn_entries_returned": 0, "speculative_hits": 0,
+                      "speculative_misses": 0, "write_back_bytes": bytes_written},
         }
         if self.write_bytes is not None and writes_count:
             stats["write_bytes"] = histogram(written)
@@ -634,6 +637,7 @@ FIGURES = {
     "fig15.py": (fig15, []),
     "fig16.py": (fig16, []),
     "smart_scaleup.py": (smart_scaleup, []),
+    "smart_btree.py": (lambda root: [from_config(root, "smart-fig12-btree")], []),
     "open_loop.py": (open_loop, []),
 }
 

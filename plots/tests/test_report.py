@@ -34,9 +34,10 @@ MIN_PNG_BYTES = 8 * 1024  # a drawn figure; an empty canvas is about 2 KB
 ABSENT = ("fig13-scalability", "fig03-verbs-outbound")
 # Figures the present experiments make (fig03 from its inbound half alone).
 EXPECTED_FIGURES = {"table1", "fig02", "fig03", "fig10", "fig11", "fig12", "fig14", "fig15",
-                    "fig16", "open_loop", "smart_scaleup"}
+                    "fig16", "open_loop", "smart_scaleup", "smart_btree"}
 VERDICTS = {claims.YES, claims.PARTLY, claims.NO}
 CALIBRATION, PREDICTION = "### Calibration set", "### Prediction set"
+SMART = "### SMART's claims on SMART-BT"
 
 
 def run_report(root: Path, out: Path, *extra: str):
@@ -127,6 +128,21 @@ class Report(unittest.TestCase):
         self.assertEqual(match.groups(), (
             str(sum(row[6] == claims.YES for row in calibration)), str(len(calibration)),
             str(sum(row[7] == claims.YES for row in prediction)), str(len(prediction))))
+
+    def test_smart_claims_have_their_own_table_and_count(self):
+        rows = table_rows(self.report, SMART)
+        self.assertEqual([row[0] for row in rows], [c.id for c in claims.SMART_CLAIMS])
+        for row in rows:
+            self.assertEqual(row[2], claims.SMART_INDEX_FIGURE, row)
+            self.assertIn(row[6], VERDICTS, row)  # the fixtures run the experiment
+        match = re.search(r"SMART's claims on SMART-BT vs Sherman\+ .*: (\d+) of (\d+) within",
+                          self.report)
+        self.assertIsNotNone(match, self.report[:900])
+        self.assertEqual(match.groups(), (str(sum(row[7] == claims.YES for row in rows)),
+                                          str(len(rows))))
+        # Not among the paper's claims.
+        paper_ids = {row[0] for row in claim_rows(self.report)}
+        self.assertFalse(paper_ids & {c.id for c in claims.SMART_CLAIMS})
 
     def test_public_calibration_targets_come_from_calibration_basics(self):
         rows = {row[0]: row for row in table_rows(self.report, CALIBRATION)}
