@@ -1,6 +1,7 @@
 """Checks what ae/softroce/e2e_guest.sh left: every step's exit status, the
-merged results of both indexes (verified, both compute servers, the
-device-memory fallback on record) and the failure messages."""
+merged results of each index (verified, both compute servers, the
+device-memory fallback on record; SMART-BT's techniques on, its per-thread
+doorbells given or their fallback on record) and the failure messages."""
 import json
 import pathlib
 import sys
@@ -19,8 +20,8 @@ def main(out: pathlib.Path) -> int:
         status[name] = value.split()[0]
     expect(status.get("verbs_device_tests") == "0",
            "verbs device tests failed: see verbs_device_tests.log")
-    for index in ("sherman", "fgplus"):
-        steps = ("cs0", "cs1", "serve", "merge") if index == "sherman" else ("cluster",)
+    for index in ("sherman", "smartbt", "fgplus"):
+        steps = ("cluster",) if index == "fgplus" else ("cs0", "cs1", "serve", "merge")
         for step in steps:
             expect(status.get(f"{index} {step}") == "0",
                    f"{index} {step} exited {status.get(f'{index} {step}')}: see {index}-{step}.log")
@@ -37,6 +38,17 @@ def main(out: pathlib.Path) -> int:
         fallbacks = merged["backend"]["fallbacks"]
         expect(any("no NIC device memory" in f for f in fallbacks),
                f"{index}: the device-memory fallback is not on record: {fallbacks}")
+        if index == "smartbt":
+            substrate = merged["config"]["substrate"]
+            expect(substrate["per_thread_doorbells"] and substrate["cas_backoff"]
+                   and substrate["work_request_throttling"] == "adaptive",
+                   f"smartbt: its substrate techniques were not on: {substrate}")
+            expect(merged["config"]["index"]["speculative_lookup"],
+                   "smartbt: speculative lookup was off")
+            expect(any("substrate.per_thread_doorbells: device" in f for f in fallbacks)
+                   or all(b.get("doorbells") == "per-thread (thread domains)"
+                          for b in merged["backend"]["compute_servers"]),
+                   f"smartbt: neither thread domains nor their fallback on record: {fallbacks}")
         verify = merged["verify"]
         expect(verify["enabled"] and verify["violations"] == 0,
                f"{index}: verify: {verify.get('violations')} violations {verify.get('examples')}")

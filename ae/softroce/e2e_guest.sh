@@ -16,29 +16,40 @@ step "verbs device tests"
 echo "verbs_device_tests exit=$?" | tee -a "$COLLECT/status.txt"
 tail -3 "$COLLECT/verbs_device_tests.log"
 
+# One dmbench serve, two dmbench run (compute servers 0 and 1) and dmbench
+# merge, for index preset $1 on port $2.
+serve_run_merge() {
+  index=$1
+  port=$2
+  step "$index: one dmbench serve, two dmbench run, dmbench merge"
+  bounded "$DMBENCH" serve --listen "$DMBENCH_ADDR:$port" --memory-mib 64 --exit-when-idle \
+    > "$COLLECT/$index-serve.log" 2>&1 &
+  serve=$!
+  sleep 1
+  started=$(date +%s)
+  for cs in 0 1; do
+    bounded "$DMBENCH" run --config "$CONFIG" --set index.preset=$index \
+      --memory-servers "$DMBENCH_ADDR:$port" --compute-server $cs --verify \
+      --set backend.gid_index="$DMBENCH_GID_INDEX" --out "$index-cs$cs.json" \
+      > "$COLLECT/$index-cs$cs.log" 2>&1 &
+    eval "run$cs=\$!"
+  done
+  wait "$run0"; echo "$index cs0 exit=$?" | tee -a "$COLLECT/status.txt"
+  wait "$run1"; echo "$index cs1 exit=$?" | tee -a "$COLLECT/status.txt"
+  echo "$index runs took $(elapsed "$started") s"
+  wait "$serve"; echo "$index serve exit=$?" | tee -a "$COLLECT/status.txt"
+  "$DMBENCH" merge --out "$COLLECT/$index-merged.json" "$index-cs0.json" "$index-cs1.json" \
+    > "$COLLECT/$index-merge.log" 2>&1
+  echo "$index merge exit=$?" | tee -a "$COLLECT/status.txt"
+  cat "$COLLECT/$index-merge.log"
+}
+
 port=7471
-index=sherman
-step "$index: one dmbench serve, two dmbench run, dmbench merge"
-bounded "$DMBENCH" serve --listen "$DMBENCH_ADDR:$port" --memory-mib 64 --exit-when-idle \
-  > "$COLLECT/$index-serve.log" 2>&1 &
-serve=$!
-sleep 1
-started=$(date +%s)
-for cs in 0 1; do
-  bounded "$DMBENCH" run --config "$CONFIG" --set index.preset=$index \
-    --memory-servers "$DMBENCH_ADDR:$port" --compute-server $cs --verify \
-    --set backend.gid_index="$DMBENCH_GID_INDEX" --out "$index-cs$cs.json" \
-    > "$COLLECT/$index-cs$cs.log" 2>&1 &
-  eval "run$cs=\$!"
-done
-wait "$run0"; echo "$index cs0 exit=$?" | tee -a "$COLLECT/status.txt"
-wait "$run1"; echo "$index cs1 exit=$?" | tee -a "$COLLECT/status.txt"
-echo "$index runs took $(elapsed "$started") s"
-wait "$serve"; echo "$index serve exit=$?" | tee -a "$COLLECT/status.txt"
-"$DMBENCH" merge --out "$COLLECT/$index-merged.json" "$index-cs0.json" "$index-cs1.json" \
-  > "$COLLECT/$index-merge.log" 2>&1
-echo "$index merge exit=$?" | tee -a "$COLLECT/status.txt"
-cat "$COLLECT/$index-merge.log"
+serve_run_merge sherman $port
+# SMART-BT: its substrate techniques on the verbs backend; rxe has no thread
+# domains, so its per-thread doorbells must fall back on record.
+port=$((port + 1))
+serve_run_merge smartbt $port
 
 port=$((port + 1))
 index=fgplus

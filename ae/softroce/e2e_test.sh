@@ -2,8 +2,8 @@
 # The verbs backend end to end on Soft-RoCE: boots a Debian kernel with
 # rdma_rxe under qemu (ae/softroce/vm.sh), runs the verbs device tests, then
 # for each index one `dmbench serve` and two `dmbench run` processes with
-# --verify and `dmbench merge` (by hand for Sherman, through ae/cluster/run.sh
-# for FG+); kills a memory server mid-run; connects to
+# --verify and `dmbench merge` (by hand for Sherman and SMART-BT, through
+# ae/cluster/run.sh for FG+); kills a memory server mid-run; connects to
 # nothing. Checks the merged results and the error messages on the host.
 #
 # usage: ae/softroce/e2e_test.sh BUILD_DIR [OUT_DIR]

@@ -159,16 +159,6 @@ RunConfig RunConfig::FromJson(const nlohmann::json& document) {
         "index.masked_locks: needs masked compare-and-swap, which upstream rdma-core does not "
         "have, so backend.type verbs cannot run it (set index.masked_locks to false)");
   }
-  if (config.backend.type == "verbs" && config.substrate.per_thread_doorbells) {
-    throw ConfigError(
-        "substrate.per_thread_doorbells: the verbs backend does not allocate per-thread "
-        "doorbells yet, so backend.type verbs cannot run it (set it to false)");
-  }
-  if (config.backend.type == "verbs" && config.substrate.AnyThreadTechnique()) {
-    throw ConfigError(
-        "substrate: the verbs backend does not run work_request_throttling or cas_backoff yet "
-        "(set them to off and false)");
-  }
   return config;
 }
 

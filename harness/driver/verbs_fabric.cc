@@ -11,7 +11,8 @@ namespace {
 class VerbsFabric final : public Fabric {
  public:
   explicit VerbsFabric(const RunConfig& config)
-      : topology_(config.topology), cluster_(config.topology, config.backend.verbs) {}
+      : topology_(config.topology),
+        cluster_(config.topology, config.backend.verbs, config.substrate, config.seed) {}
 
   rdma::Cluster& cluster() override { return cluster_; }
   void Run(const rdma::Cluster::ClientBody& body, bool measured) override {

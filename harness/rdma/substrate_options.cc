@@ -18,9 +18,11 @@ const ConfigFields<SubstrateOptions>& SubstrateOptions::Fields() {
   static const ConfigFields<SubstrateOptions> fields = [] {
     using S = SubstrateOptions;
     ConfigFields<SubstrateOptions> list;
-    list.Bool("per_thread_doorbells", &S::per_thread_doorbells,
-              "thread-aware resource allocation (SMART §4.1): each client thread rings a "
-              "doorbell register of its own instead of sharing the driver's (sim backend)")
+    list.Bool(
+            "per_thread_doorbells", &S::per_thread_doorbells,
+            "thread-aware resource allocation (SMART §4.1): each client thread rings a "
+            "doorbell register of its own instead of sharing the driver's (verbs: a thread domain "
+            "each; a device without them is a recorded fallback)")
         .Choice("work_request_throttling", &S::work_request_throttling,
                 {{"off", WorkRequestThrottling::kOff},
                  {"fixed", WorkRequestThrottling::kFixed},

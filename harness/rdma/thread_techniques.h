@@ -12,6 +12,10 @@
 
 namespace dmbench::rdma {
 
+// The random stream of thread t's techniques is DeriveSeed(run seed, this +
+// t): one of its own, so that the backends' other draws stay as they are.
+inline constexpr uint64_t kThreadTechniquesStream = uint64_t{1} << 40;
+
 struct ThreadTechniques {
   // `coroutines`: of the thread; `seed`: of its own random stream.
   ThreadTechniques(const SubstrateOptions& options, uint32_t coroutines, uint64_t seed) {

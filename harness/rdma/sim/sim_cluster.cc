@@ -11,7 +11,6 @@ namespace dmbench::rdma::sim {
 namespace {
 // Random streams of the threads' substrate techniques start here, past
 // any client index.
-constexpr uint64_t kTechniquesStream = uint64_t{1} << 40;
 }  // namespace
 
 SimCluster::SimCluster(const Topology& topology, const NicProfile& profile,
@@ -41,9 +40,9 @@ SimCluster::SimCluster(const Topology& topology, const NicProfile& profile,
           index, ChunkAllocator(topology_.memory_servers, shape_.host_memory_bytes,
                                 topology_.chunk_bytes(), index)));
       if (options_.substrate.AnyThreadTechnique()) {
-        // A stream of its own, so that the other random draws stay as they are.
-        threads_.back()->techniques.emplace(options_.substrate, topology_.coroutines_per_thread,
-                                            DeriveSeed(options_.seed, kTechniquesStream + index));
+        threads_.back()->techniques.emplace(
+            options_.substrate, topology_.coroutines_per_thread,
+            DeriveSeed(options_.seed, kThreadTechniquesStream + index));
       }
       for (uint32_t c = 0; c < topology_.coroutines_per_thread; ++c) {
         ClientLocation location{cs, t, c, static_cast<uint32_t>(clients_.size())};

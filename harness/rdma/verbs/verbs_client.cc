@@ -33,7 +33,9 @@ size_t StagedBytes(const WorkRequest& request, const QueuePair& queue_pair) {
 }  // namespace
 
 VerbsClient::VerbsClient(VerbsThread& thread, ClientLocation location, const ClusterShape& shape)
-    : Client(location, shape), thread_(thread) {}
+    : Client(location, shape), thread_(thread) {
+  if (thread.techniques() != nullptr) AttachThreadTechniques(thread.techniques());
+}
 
 VerbsClient::~VerbsClient() {
   coroutine_.Destroy();

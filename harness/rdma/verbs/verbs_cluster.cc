@@ -7,6 +7,7 @@
 #include "harness/rdma/memory_layout.h"
 #include "harness/rdma/verbs/verbs_client.h"
 #include "harness/rdma/verbs/verbs_thread.h"
+#include "harness/util/random.h"
 
 namespace dmbench::rdma::verbs {
 
@@ -42,9 +43,11 @@ std::vector<Endpoint> VerbsCluster::ParseEndpoints(const std::vector<std::string
   return endpoints;
 }
 
-VerbsCluster::VerbsCluster(const Topology& topology, const VerbsOptions& options)
+VerbsCluster::VerbsCluster(const Topology& topology, const VerbsOptions& options,
+                           const SubstrateOptions& substrate, uint64_t seed)
     : topology_(topology),
       options_(Checked(topology, options)),
+      substrate_(substrate),
       endpoints_(ParseEndpoints(options.memory_servers)) {
   for (size_t i = 0; i < endpoints_.size(); ++i) server_tags_.push_back({static_cast<uint16_t>(i)});
   sockaddr_storage source{};
@@ -55,9 +58,9 @@ VerbsCluster::VerbsCluster(const Topology& topology, const VerbsOptions& options
   }
   const sockaddr* source_address = bind_source ? reinterpret_cast<sockaddr*>(&source) : nullptr;
   for (uint32_t t = 0; t < topology.threads_per_compute_server; ++t) {
-    threads_.push_back(ConnectThread(t, topology.memory_servers, source_address));
+    threads_.push_back(ConnectThread(t, topology.memory_servers, source_address, true));
   }
-  control_ = ConnectThread(topology.threads_per_compute_server, 1, source_address);
+  control_ = ConnectThread(topology.threads_per_compute_server, 1, source_address, false);
 
   shape_.memory_servers = topology.memory_servers;
   shape_.compute_servers = topology.compute_servers;
@@ -81,6 +84,10 @@ VerbsCluster::VerbsCluster(const Topology& topology, const VerbsOptions& options
     const uint32_t global_thread = options.compute_server * topology.threads_per_compute_server + t;
     threads_[t]->SetAllocator(ChunkAllocator(topology.memory_servers, shape_.host_memory_bytes,
                                              topology.chunk_bytes(), global_thread));
+    if (substrate.AnyThreadTechnique()) {
+      threads_[t]->EnableTechniques(substrate, topology.coroutines_per_thread,
+                                    DeriveSeed(seed, kThreadTechniquesStream + global_thread));
+    }
     for (uint32_t c = 0; c < topology.coroutines_per_thread; ++c) {
       const ClientLocation location{options.compute_server, t, c,
                                     global_thread * topology.coroutines_per_thread + c};
@@ -95,8 +102,15 @@ VerbsCluster::VerbsCluster(const Topology& topology, const VerbsOptions& options
   monitor_ = std::thread([this] { MonitorConnections(); });
 }
 
+void VerbsCluster::OpenThreadDomain(VerbsThread& thread) {
+  if (!doorbell_refusal_.empty()) return;  // the device said no once; it will again
+  thread.SetDomain(
+      ThreadDomain::Open(device_->context(), device_->protection_domain(), &doorbell_refusal_));
+}
+
 std::unique_ptr<VerbsThread> VerbsCluster::ConnectThread(uint32_t index, uint32_t servers,
-                                                         const sockaddr* source) {
+                                                         const sockaddr* source,
+                                                         bool client_thread) {
   std::unique_ptr<VerbsThread> thread;
   const int timeout = static_cast<int>(options_.connect_timeout_ms);
   for (uint32_t s = 0; s < servers; ++s) {
@@ -116,9 +130,12 @@ std::unique_ptr<VerbsThread> VerbsCluster::ConnectThread(uint32_t index, uint32_
         ibv_cq* cq = ibv_create_cq(device_->context(), entries, nullptr, nullptr, 0);
         if (cq == nullptr) throw VerbError(ErrnoText("ibv_create_cq", errno));
         thread = std::make_unique<VerbsThread>(*this, index, cq);
+        if (client_thread && substrate_.per_thread_doorbells) OpenThreadDomain(*thread);
       }
+      ibv_pd* domain = thread->domain() != nullptr ? thread->domain()->parent_domain()
+                                                   : device_->protection_domain();
       const CmConnection connection =
-          Connect(channel_, id, device_->protection_domain(), thread->cq(), kCaps, label, timeout);
+          Connect(channel_, id, domain, thread->cq(), kCaps, label, timeout);
       thread->AddQueuePair(
           {id, kCaps.send_queue_depth, 0, connection.inline_bytes, connection.server});
     } catch (...) {
@@ -251,6 +268,11 @@ std::vector<std::string> VerbsCluster::fallbacks() const {
                           servers[s].server.FallbackReason());
     }
   }
+  if (!doorbell_refusal_.empty()) {
+    fallbacks.push_back("substrate.per_thread_doorbells: device " + device_->name() +
+                        " gives no thread domain (" + doorbell_refusal_ +
+                        "), so each thread's QPs ring the doorbells its provider assigns");
+  }
   return fallbacks;
 }
 
@@ -273,6 +295,8 @@ nlohmann::json VerbsCluster::Describe() const {
           {"on_chip_memory_bytes", shape_.on_chip_memory_bytes},
           {"max_inline_data", queue_pairs.front().inline_bytes},
           {"send_queue_depth", kCaps.send_queue_depth},
+          {"doorbells", threads_.front()->domain() != nullptr ? "per-thread (thread domains)"
+                                                              : "the provider's"},
           {"fallbacks", fallbacks()}};
 }
 

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/rdma/cluster.h"
+#include "harness/rdma/substrate_options.h"
 #include "harness/rdma/topology.h"
 #include "harness/rdma/verbs/cm_connection.h"
 #include "harness/rdma/verbs/endpoint.h"
@@ -33,8 +34,12 @@ class VerbsCluster final : public Cluster {
  public:
   // Connects every client thread of compute server options.compute_server
   // to every memory server. Throws ConfigError for bad options and
-  // VerbError for what the fabric refuses, each naming the peer.
-  VerbsCluster(const Topology& topology, const VerbsOptions& options);
+  // VerbError for what the fabric refuses, each naming the peer. The
+  // substrate's techniques run on every client thread; a per-thread doorbell
+  // the device cannot give is a fallback (fallbacks()), not an error.
+  // `seed`: of the techniques' random streams.
+  VerbsCluster(const Topology& topology, const VerbsOptions& options,
+               const SubstrateOptions& substrate = {}, uint64_t seed = 1);
   ~VerbsCluster() override;
 
   // Runs `body` on this compute server's clients (client indices are dense
@@ -77,12 +82,19 @@ class VerbsCluster final : public Cluster {
   struct ServerTag {
     uint16_t server = 0;
   };
+  // `client_thread`: its QPs get a doorbell of their own when the substrate
+  // asks for it (the barrier thread's do not).
   std::unique_ptr<VerbsThread> ConnectThread(uint32_t index, uint32_t servers,
-                                             const sockaddr* source);
+                                             const sockaddr* source, bool client_thread);
+  // Per-thread doorbells: the new thread's domain, or none once the device
+  // has refused one (the refusal kept in doorbell_refusal_).
+  void OpenThreadDomain(VerbsThread& thread);
   void MonitorConnections();
 
   Topology topology_;
   VerbsOptions options_;
+  SubstrateOptions substrate_;
+  std::string doorbell_refusal_;  // why the device gave no thread domain, if it did not
   ClusterShape shape_;
   std::vector<Endpoint> endpoints_;
   std::vector<ServerTag> server_tags_;

@@ -15,7 +15,9 @@
 
 #include "harness/rdma/chunk_allocator.h"
 #include "harness/rdma/cluster.h"
+#include "harness/rdma/thread_techniques.h"
 #include "harness/rdma/verbs/memory_server_info.h"
+#include "harness/rdma/verbs/thread_domain.h"
 
 namespace dmbench::rdma::verbs {
 
@@ -43,6 +45,16 @@ class VerbsThread {
   void SetAllocator(ChunkAllocator allocator) { allocator_.emplace(allocator); }
   void AddClient(std::unique_ptr<VerbsClient> client);
   void AddQueuePair(QueuePair queue_pair) { queue_pairs_.push_back(queue_pair); }
+  // Per-thread doorbells: the domain this thread's QPs are created on
+  // (before any is); without one they take the device's protection domain.
+  void SetDomain(std::unique_ptr<ThreadDomain> domain) { domain_ = std::move(domain); }
+  const ThreadDomain* domain() const { return domain_.get(); }
+  // The substrate's throttling and conflict avoidance for this thread's
+  // coroutines; before its clients are added, which attach them.
+  void EnableTechniques(const SubstrateOptions& options, uint32_t coroutines, uint64_t seed) {
+    techniques_.emplace(options, coroutines, seed);
+  }
+  ThreadTechniques* techniques() { return techniques_ ? &*techniques_ : nullptr; }
 
   // Runs `body` on every client of this thread until all return. On a
   // failure, aborts the cluster's run and returns the failure (null when
@@ -63,7 +75,9 @@ class VerbsThread {
   uint32_t index_;
   std::optional<ChunkAllocator> allocator_;
   ibv_cq* cq_;
+  std::unique_ptr<ThreadDomain> domain_;  // outlives the QPs (the destructor frees them first)
   std::vector<QueuePair> queue_pairs_;
+  std::optional<ThreadTechniques> techniques_;
   std::vector<std::unique_ptr<VerbsClient>> clients_;
 };
 

@@ -184,6 +184,56 @@ TEST_F(VerbsDevice, ParkAndUnparkWakeAcrossThreadsAndCoroutines) {
   EXPECT_EQ(woken.load(), clients.size());
 }
 
+// SMART's techniques on a real device: each thread's QPs on a thread domain
+// of their own where the provider has them (mlx5), else on the protection
+// domain with the refusal on record (rxe); throttling and backoff run in the
+// clients either way, and the verbs still do what they say.
+TEST_F(VerbsDevice, SubstrateTechniquesRunAndADoorbellFallbackIsOnRecord) {
+  SubstrateOptions substrate;
+  substrate.per_thread_doorbells = true;
+  substrate.work_request_throttling = WorkRequestThrottling::kFixed;
+  substrate.work_request_credits = 2;
+  substrate.cas_backoff = true;
+  substrate.coroutine_throttling = true;
+  VerbsCluster cluster(topology_, Options(), substrate, 7);
+  const GlobalAddress counter = GlobalAddress::Host(0, MemoryLayout::kIndexAreaOffset);
+  std::atomic<uint32_t> retries{0};
+  cluster.RunClients([&](Client& client) {
+    for (int i = 0; i < 50; ++i) {
+      client.BeginTask();
+      // An increment by CAS, retried with backoff as index code does.
+      uint64_t seen = 0;
+      client.Read(counter, &seen, 8);
+      while (client.CompareAndSwap(counter, seen, seen + 1) != seen) {
+        ++retries;
+        client.RetryAfterFailedCas();
+        client.Read(counter, &seen, 8);
+      }
+      client.EndTask();
+    }
+  });
+  cluster.RunClients([&](Client& client) {
+    if (client.location().index != 0) return;
+    uint64_t total = 0;
+    client.Read(counter, &total, 8);
+    EXPECT_EQ(total, 6u * 50);
+  });
+  const nlohmann::json described = cluster.Describe();
+  const std::vector<std::string> fallbacks = cluster.fallbacks();
+  const bool refused =
+      std::any_of(fallbacks.begin(), fallbacks.end(), [](const std::string& fallback) {
+        return fallback.find("substrate.per_thread_doorbells: device") != std::string::npos;
+      });
+  if (described["doorbells"] == "per-thread (thread domains)") {
+    EXPECT_FALSE(refused);
+  } else {
+    EXPECT_EQ(described["doorbells"], "the provider's");
+    EXPECT_TRUE(refused) << described.dump();
+  }
+  std::cout << "doorbells: " << described["doorbells"] << "; CAS retries " << retries.load()
+            << std::endl;
+}
+
 TEST_F(VerbsDevice, OnChipMemoryIsDeviceMemoryOrAFallbackOnRecord) {
   VerbsCluster cluster(topology_, Options());
   const bool device_memory = servers_[0]->server().info().on_chip_is_device_memory;
