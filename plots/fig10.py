@@ -11,7 +11,10 @@ in crimson outline: a latency it quotes as is, and each factor it quotes
 (Sherman over FG+, or one technique over the one before) applied to our bar
 of the base, i.e. where the bar would stand if the paper's step held on ours.
 
-    python3 plots/fig10.py --results DIR --out STEM [--figure 10|11]
+    python3 plots/fig10.py --results DIR --out STEM [--figure 10|11] [--caption TEXT]
+
+Other breakdowns of the same shape (SMART-BT's techniques one at a time)
+draw with it too, under their own caption.
 """
 
 import sys
@@ -29,6 +32,8 @@ def add_arguments(parser):
     parser.add_argument("--figure", type=int, choices=sorted(CAPTIONS), default=10,
                         help="which figure this is (10: skewed, 11: uniform): the title, "
                              "and a warning when the results' key distribution differs")
+    parser.add_argument("--caption", help="the caption, for a breakdown other than the "
+                                          "paper's (default: the figure's)")
 
 
 def draw(experiments, args):
@@ -63,7 +68,8 @@ def draw(experiments, args):
         paper_marks.draw_on_bars(ax, right, {label: i for i, label in enumerate(present)},
                                  panel_marks, p50 + p99)
         ax.set_title(f"({chr(ord('a') + number)}) {dr.mix_label(mix)}")
-    caption = CAPTIONS[args.figure] + ("" if skews == ["uniform"] else f" ({', '.join(skews)})")
+    caption = (getattr(args, "caption", None) or CAPTIONS[args.figure]) + (
+        "" if skews == ["uniform"] else f" ({', '.join(skews)})")
     fd.finish(fig, fd.figure_title(experiments, f"Figure {args.figure}", caption), experiments,
               legend=fd.bars_with_latency_legend() + paper_marks.bars_legend(marks))
     return fig

@@ -34,7 +34,8 @@ MIN_PNG_BYTES = 8 * 1024  # a drawn figure; an empty canvas is about 2 KB
 ABSENT = ("fig13-scalability", "fig03-verbs-outbound")
 # Figures the present experiments make (fig03 from its inbound half alone).
 EXPECTED_FIGURES = {"table1", "fig02", "fig03", "fig10", "fig11", "fig12", "fig14", "fig15",
-                    "fig16", "open_loop", "smart_scaleup", "smart_btree"}
+                    "fig16", "open_loop", "smart_scaleup", "smart_btree",
+                    "smart_breakdown"}
 VERDICTS = {claims.YES, claims.PARTLY, claims.NO}
 CALIBRATION, PREDICTION = "### Calibration set", "### Prediction set"
 SMART = "### SMART's claims on SMART-BT"
