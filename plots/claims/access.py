@@ -4,7 +4,7 @@ shares and percentiles of histograms."""
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 import dmbench_results as dr
 
@@ -25,6 +25,18 @@ def pick(exp: dr.Experiment, what: str, test: Callable[[dr.Point], bool]) -> dr.
             f"{exp.directory / 'experiment.json'}: {'no' if not found else len(found)} "
             f"points for {what} in experiment '{exp.name}' (points: {names})")
     return found[0]
+
+
+def series_points(exp: dr.Experiment, what: str, test: Callable[[dr.Point], bool],
+                  position: Callable[[dr.Point], Any], axis: str) -> dict[Any, dr.Point]:
+    """The points of `exp` that pass `test` (one line of a figure, named
+    `what`) by their `position` on its x axis (named `axis`); an error when
+    there are none, or two at one position."""
+    points = [point for point in exp.points if test(point)]
+    if not points:
+        raise dr.ResultsError(f"{exp.directory / 'experiment.json'}: no {what} points in "
+                              f"experiment '{exp.name}'")
+    return dr.unique_points(points, position, f"{what} {axis}")
 
 
 def throughput(point: dr.Point) -> float:

@@ -59,12 +59,9 @@ FIG13 = "fig13-scalability"
 
 
 def fig13_series(results: Results, index: str, skew: str) -> dict[int, dr.Point]:
-    exp = experiment(results, FIG13)
-    points = [p for p in exp.points if p.index_label == index and p.skew_label == skew]
-    if not points:
-        raise dr.ResultsError(f"{exp.directory / 'experiment.json'}: no {index} points "
-                              f"with {skew} in experiment '{exp.name}'")
-    return dr.unique_points(points, lambda p: p.clients, f"{index} {skew} client count")
+    return series_points(experiment(results, FIG13), f"{index} with {skew}",
+                  lambda p: p.index_label == index and p.skew_label == skew,
+                  lambda p: p.clients, "client count")
 
 
 def fig13_at_most_clients(results: Results) -> tuple[float, float, int]:

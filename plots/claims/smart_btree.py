@@ -21,22 +21,18 @@ SMART_FIG12 = SMART_INDEX_FIGURE  # the source column of these claims
 PLUS, SPECULATIVE, SMART_BT = "Sherman+", "Sherman+ w/ SL", "SMART-BT"
 
 
-def series(results: Results, mix: str, label: str) -> dict[int, dr.Point]:
+def line(results: Results, mix: str, label: str) -> dict[int, dr.Point]:
     """Threads -> point of one series and mix."""
-    exp = experiment(results, FIG12)
-    points = [p for p in exp.points if p.mix == mix and p.label == label]
-    if not points:
-        raise dr.ResultsError(f"{exp.directory / 'experiment.json'}: no {label} points with "
-                              f"{mix} in experiment '{exp.name}'")
-    return dr.unique_points(
-        points, lambda p: p.config("topology.threads_per_compute_server", dr.INTEGER),
-        f"{label} {mix} thread count")
+    return series_points(experiment(results, FIG12), f"{label} with {mix}",
+                  lambda p: p.mix == mix and p.label == label,
+                  lambda p: p.config("topology.threads_per_compute_server", dr.INTEGER),
+                  "thread count")
 
 
 def at_most_threads(mix: str, numerator: str, denominator: str) -> Callable[[Results], Measured]:
     """numerator / denominator throughput at the most threads both ran."""
     def compute(results):
-        top, bottom = series(results, mix, numerator), series(results, mix, denominator)
+        top, bottom = line(results, mix, numerator), line(results, mix, denominator)
         threads = max(set(top) & set(bottom) or [0])
         if not threads:
             raise dr.ResultsError(f"experiment '{FIG12}': no {mix} thread count with both "
@@ -48,7 +44,7 @@ def at_most_threads(mix: str, numerator: str, denominator: str) -> Callable[[Res
 def best_ratio(mix: str, numerator: str, denominator: str) -> Callable[[Results], Measured]:
     """The largest numerator / denominator throughput over the thread counts."""
     def compute(results):
-        top, bottom = series(results, mix, numerator), series(results, mix, denominator)
+        top, bottom = line(results, mix, numerator), line(results, mix, denominator)
         shared = set(top) & set(bottom)
         if not shared:
             raise dr.ResultsError(f"experiment '{FIG12}': no {mix} thread count with both "
@@ -60,7 +56,7 @@ def best_ratio(mix: str, numerator: str, denominator: str) -> Callable[[Results]
 
 def most_threads(mix: str, label: str) -> Callable[[Results], Measured]:
     def compute(results):
-        points = series(results, mix, label)
+        points = line(results, mix, label)
         threads = max(points)
         return Measured(throughput(points[threads]), f"{threads} threads")
     return compute
