@@ -546,12 +546,12 @@ def print_claims(outcomes: list[claimlib.Outcome], targets: list[claimlib.Outcom
     report's first lines and one line per model ablation."""
     calibration, prediction = split_sets(outcomes, targets)
     header = ("claim", "paper", "ours", "ours/paper", "verdict", "within ±25%")
-    rows = [(o.claim.id, claimlib.paper_value(o.claim), claimlib.our_value(o),
-             o.comparison or "–", claimlib.verdict_value(o), claimlib.strict_value(o))
-            for o in calibration + prediction]
+    def row(o: claimlib.Outcome, verdict: str) -> tuple:
+        return (o.claim.id, claimlib.paper_value(o.claim), claimlib.our_value(o),
+                o.comparison or "–", verdict, claimlib.strict_value(o))
+    rows = [row(o, claimlib.verdict_value(o)) for o in calibration + prediction]
     # Another paper's claims: judged, so their verdict is shown.
-    rows += [(o.claim.id, claimlib.paper_value(o.claim), claimlib.our_value(o),
-              o.comparison or "–", o.verdict, claimlib.strict_value(o)) for o in smart]
+    rows += [row(o, o.verdict) for o in smart]
     widths = [max(len(r[i]) for r in rows + [header]) for i in range(5)]
     widths[2] = min(widths[2], 44)
 

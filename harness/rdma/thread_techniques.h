@@ -9,12 +9,16 @@
 #include "harness/rdma/conflict_avoidance.h"
 #include "harness/rdma/substrate_options.h"
 #include "harness/rdma/work_request_throttle.h"
+#include "harness/util/random.h"
 
 namespace dmbench::rdma {
 
-// The random stream of thread t's techniques is DeriveSeed(run seed, this +
-// t): one of its own, so that the backends' other draws stay as they are.
-inline constexpr uint64_t kThreadTechniquesStream = uint64_t{1} << 40;
+// The seed of the techniques of client thread `thread` (dense over the
+// cluster) in a run seeded `run_seed`: a random stream of its own, past any
+// client's, so that the backends' other draws stay as they are.
+inline uint64_t ThreadTechniquesSeed(uint64_t run_seed, uint32_t thread) {
+  return DeriveSeed(run_seed, (uint64_t{1} << 40) + thread);
+}
 
 struct ThreadTechniques {
   // `coroutines`: of the thread; `seed`: of its own random stream.

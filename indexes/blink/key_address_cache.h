@@ -40,8 +40,6 @@ class KeyAddressCache {
   // Drops `key`'s hint if its slot holds one.
   void Forget(uint64_t key);
 
-  uint64_t capacity() const { return slots_.size(); }
-
  private:
   struct Slot {
     uint64_t key = 0;   // 0 (never a user key): empty

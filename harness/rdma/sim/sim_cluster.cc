@@ -8,11 +8,6 @@
 
 namespace dmbench::rdma::sim {
 
-namespace {
-// Random streams of the threads' substrate techniques start here, past
-// any client index.
-}  // namespace
-
 SimCluster::SimCluster(const Topology& topology, const NicProfile& profile,
                        const SimOptions& options)
     : topology_(topology),
@@ -40,9 +35,8 @@ SimCluster::SimCluster(const Topology& topology, const NicProfile& profile,
           index, ChunkAllocator(topology_.memory_servers, shape_.host_memory_bytes,
                                 topology_.chunk_bytes(), index)));
       if (options_.substrate.AnyThreadTechnique()) {
-        threads_.back()->techniques.emplace(
-            options_.substrate, topology_.coroutines_per_thread,
-            DeriveSeed(options_.seed, kThreadTechniquesStream + index));
+        threads_.back()->techniques.emplace(options_.substrate, topology_.coroutines_per_thread,
+                                            ThreadTechniquesSeed(options_.seed, index));
       }
       for (uint32_t c = 0; c < topology_.coroutines_per_thread; ++c) {
         ClientLocation location{cs, t, c, static_cast<uint32_t>(clients_.size())};

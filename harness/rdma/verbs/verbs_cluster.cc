@@ -7,7 +7,6 @@
 #include "harness/rdma/memory_layout.h"
 #include "harness/rdma/verbs/verbs_client.h"
 #include "harness/rdma/verbs/verbs_thread.h"
-#include "harness/util/random.h"
 
 namespace dmbench::rdma::verbs {
 
@@ -86,7 +85,7 @@ VerbsCluster::VerbsCluster(const Topology& topology, const VerbsOptions& options
                                              topology.chunk_bytes(), global_thread));
     if (substrate.AnyThreadTechnique()) {
       threads_[t]->EnableTechniques(substrate, topology.coroutines_per_thread,
-                                    DeriveSeed(seed, kThreadTechniquesStream + global_thread));
+                                    ThreadTechniquesSeed(seed, global_thread));
     }
     for (uint32_t c = 0; c < topology.coroutines_per_thread; ++c) {
       const ClientLocation location{options.compute_server, t, c,
