@@ -88,4 +88,57 @@ uint64_t KeyScrambler::Inverse(uint64_t key) const {
   return block;
 }
 
+void KeyScrambler::InverseRun(uint64_t first, uint64_t count, uint64_t* out) const {
+  if (count == 0) return;
+  CheckInRange(first, n_, "key");
+  if (count > n_ - first) {
+    throw std::out_of_range("KeyScrambler: a run of " + std::to_string(count) + " keys from " +
+                            std::to_string(first) + " passes the end of [0, " + std::to_string(n_) +
+                            ")");
+  }
+  // Eight lanes measured fastest on x86-64 (four and sixteen both slower).
+  constexpr size_t kLanes = 8;
+  std::array<uint64_t, kLanes> left{};
+  std::array<uint64_t, kLanes> right{};
+  std::array<uint64_t, kLanes> position{};
+  uint64_t next = 0;
+  size_t active = 0;
+  const auto load = [&](size_t lane) {
+    left[lane] = (first + next) >> half_bits_;
+    right[lane] = (first + next) & half_mask_;
+    position[lane] = next++;
+  };
+  for (; active < kLanes && next < count; ++active) load(active);
+  while (active > 0) {
+    // Every lane runs the network, idle ones included: a fixed trip count
+    // lets the compiler interleave the lanes' chains.
+    for (size_t step = 1; step <= kRounds; ++step) {
+      for (size_t lane = 0; lane < kLanes; ++lane) {
+        const uint64_t previous_left = right[lane] ^ RoundFunction(kRounds - step, left[lane]);
+        right[lane] = left[lane];
+        left[lane] = previous_left;
+      }
+    }
+    for (size_t lane = 0; lane < active;) {
+      const uint64_t block = (left[lane] << half_bits_) | right[lane];
+      if (block >= n_) {  // the walk goes on from here
+        left[lane] = block >> half_bits_;
+        right[lane] = block & half_mask_;
+        ++lane;
+        continue;
+      }
+      out[position[lane]] = block;
+      if (next < count) {
+        load(lane++);
+        continue;
+      }
+      // No key left to start: the last active lane takes this one's place.
+      --active;
+      left[lane] = left[active];
+      right[lane] = right[active];
+      position[lane] = position[active];
+    }
+  }
+}
+
 }  // namespace dmbench::workloads

@@ -82,6 +82,32 @@ TEST(KeyScramblerTest, RejectsOutOfRangeInput) {
   EXPECT_THROW(scrambler.Inverse(1'000), std::out_of_range);
 }
 
+TEST(KeyScramblerTest, InverseRunGivesInverseOfEveryKeyOfTheRun) {
+  // Sizes around the lane count, domains with long and short walks.
+  for (const uint64_t items :
+       {uint64_t{1}, uint64_t{2}, uint64_t{3}, uint64_t{17}, uint64_t{4'097}, uint64_t{100'003}}) {
+    const KeyScrambler scrambler(items, items * 7 + 1);
+    for (const uint64_t first : {uint64_t{0}, items / 3, items - 1}) {
+      const uint64_t count = items - first;
+      std::vector<uint64_t> out(count + 1, ~uint64_t{0});
+      scrambler.InverseRun(first, count, out.data());
+      for (uint64_t i = 0; i < count; ++i) {
+        ASSERT_EQ(out[i], scrambler.Inverse(first + i)) << "n " << items << " key " << first + i;
+      }
+      EXPECT_EQ(out[count], ~uint64_t{0}) << "wrote past the run";
+    }
+  }
+}
+
+TEST(KeyScramblerTest, InverseRunRejectsARunPastTheEnd) {
+  const KeyScrambler scrambler(1'000, 1);
+  uint64_t out[2];
+  EXPECT_THROW(scrambler.InverseRun(999, 2, out), std::out_of_range);
+  EXPECT_THROW(scrambler.InverseRun(1'000, 1, out), std::out_of_range);
+  EXPECT_THROW(scrambler.InverseRun(5, ~uint64_t{0}, out), std::out_of_range);
+  EXPECT_NO_THROW(scrambler.InverseRun(1'000, 0, out));
+}
+
 TEST(KeyScramblerTest, HandlesTheFullSixtyFourBitDomain) {
   constexpr uint64_t kItems = ~uint64_t{0};
   const KeyScrambler scrambler(kItems, 3);
