@@ -41,19 +41,14 @@ uint64_t IndexCache::EntryBytes(const CachedInternalNode& node) {
   return kEntryRecordBytes + node.children.size() * sizeof(Child) + kIndexOverheadBytes;
 }
 
-size_t IndexCache::SlotFor(const Entry& entry, uint64_t key) {
-  const std::vector<uint64_t>& separators = entry.routes->separators;
+size_t IndexCache::SlotFor(const CachedRoutes& routes, uint64_t key) {
+  const std::vector<uint64_t>& separators = routes.separators;
   return static_cast<size_t>(std::upper_bound(separators.begin(), separators.end(), key) -
                              separators.begin());
 }
 
-rdma::GlobalAddress IndexCache::SlotChild(const Entry& entry, size_t slot) {
-  return entry.routes->children[slot];
-}
-
-uint64_t IndexCache::SlotHigh(const Entry& entry, size_t slot) {
-  const std::vector<uint64_t>& separators = entry.routes->separators;
-  return slot < separators.size() ? separators[slot] : entry.routes->high_fence;
+uint64_t IndexCache::SlotHigh(const CachedRoutes& routes, size_t slot) {
+  return slot < routes.separators.size() ? routes.separators[slot] : routes.high_fence;
 }
 
 std::vector<IndexCache::Span>::const_iterator IndexCache::FirstAbove(uint64_t low_fence) const {
@@ -61,11 +56,11 @@ std::vector<IndexCache::Span>::const_iterator IndexCache::FirstAbove(uint64_t lo
                           [](uint64_t key, const Span& span) { return key < span.low_fence; });
 }
 
-const IndexCache::Entry* IndexCache::FindCoveringLocked(uint64_t key) const {
+const IndexCache::Span* IndexCache::FindCoveringLocked(uint64_t key) const {
   const auto after = FirstAbove(key);
   if (after == by_low_fence_.begin()) return nullptr;
   const Span& span = *std::prev(after);
-  return key < span.high_fence ? span.entry : nullptr;
+  return key < span.high_fence ? &span : nullptr;
 }
 
 void IndexCache::Touch(const Entry& entry) {
@@ -75,36 +70,37 @@ void IndexCache::Touch(const Entry& entry) {
 
 std::optional<CacheRoute> IndexCache::FindLeaf(uint64_t key) {
   std::shared_lock lock(mutex_);
-  const Entry* entry = FindCoveringLocked(key);
-  if (entry == nullptr) {
+  const Span* span = FindCoveringLocked(key);
+  if (span == nullptr) {
     misses_.fetch_add(1, std::memory_order_relaxed);
     return std::nullopt;
   }
-  Touch(*entry);
+  Touch(*span->entry);
   hits_.fetch_add(1, std::memory_order_relaxed);
-  return CacheRoute{SlotChild(*entry, SlotFor(*entry, key)), entry->routes->address};
+  const CachedRoutes& routes = *span->routes;
+  return CacheRoute{routes.children[SlotFor(routes, key)], routes.address};
 }
 
 IndexCache::LeafRange IndexCache::FindLeaves(uint64_t from, uint64_t to, size_t max_leaves) {
   LeafRange result{{}, from};
   if (from >= to || max_leaves == 0) return result;
   std::shared_lock lock(mutex_);
-  const Entry* entry = FindCoveringLocked(from);
-  if (entry == nullptr) return result;
-  Touch(*entry);
-  size_t slot = SlotFor(*entry, from);
+  const Span* span = FindCoveringLocked(from);
+  if (span == nullptr) return result;
+  Touch(*span->entry);
+  size_t slot = SlotFor(*span->routes, from);
   while (true) {
-    result.leaves.push_back(SlotChild(*entry, slot));
-    result.covered_until = SlotHigh(*entry, slot);
+    const CachedRoutes& routes = *span->routes;
+    result.leaves.push_back(routes.children[slot]);
+    result.covered_until = SlotHigh(routes, slot);
     if (result.covered_until >= to || result.leaves.size() >= max_leaves) break;
-    if (++slot <= entry->routes->separators.size()) continue;
+    if (++slot <= routes.separators.size()) continue;
     // Coverage continues only into an entry that starts exactly where this
     // one ends; anything else is a gap the caller must fill remotely.
-    const uint64_t high_fence = entry->routes->high_fence;
-    const auto next = FirstAbove(high_fence);
-    if (next == by_low_fence_.begin() || std::prev(next)->low_fence != high_fence) break;
-    entry = std::prev(next)->entry;
-    Touch(*entry);
+    const auto next = FirstAbove(routes.high_fence);
+    if (next == by_low_fence_.begin() || std::prev(next)->low_fence != routes.high_fence) break;
+    span = &*std::prev(next);
+    Touch(*span->entry);
     slot = 0;
   }
   return result;
@@ -137,7 +133,7 @@ void IndexCache::Insert(CachedInternalNode node) {
   raw->slot = entries_.size();
   // A new entry counts as just used, or it would be the likeliest next victim.
   Touch(*raw);
-  by_low_fence_.insert(FirstAbove(low), Span{low, high, raw});
+  by_low_fence_.insert(FirstAbove(low), Span{low, high, raw, raw->routes.get()});
   by_address_.emplace(node.address, raw);
   entries_.push_back(std::move(entry));
   bytes_ += bytes;

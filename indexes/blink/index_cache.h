@@ -125,11 +125,11 @@ class IndexCache {
 
   // The child slot of `entry` that covers `key` (0 = leftmost child) and the
   // leaf it names.
-  static size_t SlotFor(const Entry& entry, uint64_t key);
-  static rdma::GlobalAddress SlotChild(const Entry& entry, size_t slot);
-  static uint64_t SlotHigh(const Entry& entry, size_t slot);
+  static size_t SlotFor(const CachedRoutes& routes, uint64_t key);
+  static uint64_t SlotHigh(const CachedRoutes& routes, size_t slot);
   // The entry covering key, or null; callers hold mutex_ in either mode.
-  const Entry* FindCoveringLocked(uint64_t key) const;
+  struct Span;
+  const Span* FindCoveringLocked(uint64_t key) const;
   void Touch(const Entry& entry);
 
   const uint64_t capacity_bytes_;
@@ -145,6 +145,10 @@ class IndexCache {
     uint64_t low_fence;
     uint64_t high_fence;
     Entry* entry;
+    // entry's routes, held here too: a lookup then loads them and the
+    // entry's use stamp in parallel, not one after the other (each is
+    // usually a cache miss in a simulation's working set).
+    const CachedRoutes* routes;
   };
   std::vector<Span> by_low_fence_;
   std::vector<Span>::const_iterator FirstAbove(uint64_t low_fence) const;
