@@ -23,8 +23,12 @@ class SerialResource {
   // Reserves `service` at or after `arrival` (>= now, the current simulated
   // time); returns when the work completes.
   SimTime Serve(SimTime arrival, SimTime service, SimTime now) {
-    // Intervals that ended before now can never matter again.
-    while (head_ < busy_intervals_.size() && busy_intervals_[head_].second <= now) ++head_;
+    // Intervals that ended before now can never matter again. (A local
+    // index: the vector's stores could alias head_, which would keep it in
+    // memory through the loop.)
+    size_t head = head_;
+    while (head < busy_intervals_.size() && busy_intervals_[head].second <= now) ++head;
+    head_ = head;
     if (head_ > 64 && head_ * 2 > busy_intervals_.size()) {
       busy_intervals_.erase(busy_intervals_.begin(), busy_intervals_.begin() + head_);
       head_ = 0;
