@@ -51,16 +51,9 @@ uint64_t IndexCache::SlotHigh(const CachedRoutes& routes, size_t slot) {
   return slot < routes.separators.size() ? routes.separators[slot] : routes.high_fence;
 }
 
-std::vector<IndexCache::Span>::const_iterator IndexCache::FirstAbove(uint64_t low_fence) const {
-  return std::upper_bound(by_low_fence_.begin(), by_low_fence_.end(), low_fence,
-                          [](uint64_t key, const Span& span) { return key < span.low_fence; });
-}
-
 const IndexCache::Span* IndexCache::FindCoveringLocked(uint64_t key) const {
-  const auto after = FirstAbove(key);
-  if (after == by_low_fence_.begin()) return nullptr;
-  const Span& span = *std::prev(after);
-  return key < span.high_fence ? &span : nullptr;
+  const Span* span = by_low_fence_.LastAtOrBelow(key);
+  return span != nullptr && key < span->high_fence ? span : nullptr;
 }
 
 void IndexCache::Touch(const Entry& entry) {
@@ -97,9 +90,8 @@ IndexCache::LeafRange IndexCache::FindLeaves(uint64_t from, uint64_t to, size_t 
     if (++slot <= routes.separators.size()) continue;
     // Coverage continues only into an entry that starts exactly where this
     // one ends; anything else is a gap the caller must fill remotely.
-    const auto next = FirstAbove(routes.high_fence);
-    if (next == by_low_fence_.begin() || std::prev(next)->low_fence != routes.high_fence) break;
-    span = &*std::prev(next);
+    span = by_low_fence_.Find(routes.high_fence);
+    if (span == nullptr) break;
     Touch(*span->entry);
     slot = 0;
   }
@@ -121,11 +113,9 @@ void IndexCache::Insert(CachedInternalNode node) {
   if (const auto same = by_address_.find(node.address); same != by_address_.end()) {
     RemoveLocked(same->second);
   }
-  auto it = FirstAbove(low);
-  if (it != by_low_fence_.begin() && std::prev(it)->high_fence > low) --it;
-  std::vector<Entry*> stale;
-  for (; it != by_low_fence_.end() && it->low_fence < high; ++it) stale.push_back(it->entry);
-  for (Entry* overlapping : stale) RemoveLocked(overlapping);
+  for (const Span& overlapping : by_low_fence_.Overlapping(low, high)) {
+    RemoveLocked(overlapping.entry);
+  }
   // Terminates: bytes <= capacity, and every eviction shrinks bytes_ towards 0.
   while (bytes_ + bytes > capacity_bytes_) EvictOneLocked();
 
@@ -133,7 +123,7 @@ void IndexCache::Insert(CachedInternalNode node) {
   raw->slot = entries_.size();
   // A new entry counts as just used, or it would be the likeliest next victim.
   Touch(*raw);
-  by_low_fence_.insert(FirstAbove(low), Span{low, high, raw, raw->routes.get()});
+  by_low_fence_.Insert(Span{low, high, raw, raw->routes.get()});
   by_address_.emplace(node.address, raw);
   entries_.push_back(std::move(entry));
   bytes_ += bytes;
@@ -167,7 +157,7 @@ void IndexCache::EvictOneLocked() {
 
 void IndexCache::RemoveLocked(Entry* entry) {
   bytes_ -= entry->bytes;
-  by_low_fence_.erase(std::prev(FirstAbove(entry->routes->low_fence)));
+  by_low_fence_.Erase(entry->routes->low_fence);
   by_address_.erase(entry->routes->address);
   const size_t slot = entry->slot;
   // Swap-remove keeps entries_ dense; this destroys *entry.

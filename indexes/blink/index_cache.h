@@ -24,6 +24,7 @@
 #include "harness/rdma/global_address.h"
 #include "harness/util/random.h"
 #include "indexes/blink/cached_node_store.h"
+#include "indexes/blink/fence_ordered_spans.h"
 
 namespace dmbench::indexes {
 
@@ -137,10 +138,10 @@ class IndexCache {
 
   mutable std::shared_mutex mutex_;
   // Fence ranges of cached entries never overlap, so the low fence orders
-  // them. A sorted array rather than a tree: every lookup binary-searches it,
-  // and contiguous memory spares the pointer chase through thousands of nodes
-  // (only cache misses insert, at the cost of a shift). The high fence is
-  // kept beside it, so that a lookup that misses touches no entry.
+  // them. Sorted arrays rather than a tree: every lookup binary-searches
+  // them, and contiguous memory spares the pointer chase through thousands
+  // of nodes. The high fence is kept beside it, so that a lookup that misses
+  // touches no entry.
   struct Span {
     uint64_t low_fence;
     uint64_t high_fence;
@@ -150,8 +151,7 @@ class IndexCache {
     // usually a cache miss in a simulation's working set).
     const CachedRoutes* routes;
   };
-  std::vector<Span> by_low_fence_;
-  std::vector<Span>::const_iterator FirstAbove(uint64_t low_fence) const;
+  FenceOrderedSpans<Span> by_low_fence_;
   std::map<rdma::GlobalAddress, Entry*> by_address_;
   // Owns the entries densely so that eviction draws a uniform victim in O(1).
   std::vector<std::unique_ptr<Entry>> entries_;
