@@ -19,8 +19,12 @@ void DeferredBlocks::Add(std::shared_ptr<const DeferredContent> content,
   for (const uint64_t index : blocks) {
     added.push_back({content->address(index).offset, index, content_index, bytes, false});
   }
-  std::sort(added.begin(), added.end(),
-            [](const Block& a, const Block& b) { return a.offset < b.offset; });
+  const auto by_offset = [](const Block& a, const Block& b) { return a.offset < b.offset; };
+  // A bulkload allocates its nodes in block order, so the list usually comes
+  // sorted; checking first spares sorting a billion keys' 16 M blocks.
+  if (!std::is_sorted(added.begin(), added.end(), by_offset)) {
+    std::sort(added.begin(), added.end(), by_offset);
+  }
   for (size_t i = 1; i < added.size(); ++i) {
     if (added[i - 1].offset + bytes > added[i].offset) {
       throw std::invalid_argument("deferred blocks overlap at region offset " +
@@ -43,7 +47,7 @@ void DeferredBlocks::Add(std::shared_ptr<const DeferredContent> content,
   std::vector<Block> merged;
   merged.reserve(blocks_.size() + added.size());
   std::merge(blocks_.begin(), blocks_.end(), added.begin(), added.end(), std::back_inserter(merged),
-             [](const Block& a, const Block& b) { return a.offset < b.offset; });
+             by_offset);
   blocks_ = std::move(merged);
 }
 
