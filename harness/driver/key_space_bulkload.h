@@ -20,12 +20,16 @@ namespace dmbench::driver {
 // N bits (125 MB at the paper's 1 B keys): the shape pass walks every key
 // anyway, and a node built on first touch then reads its range from the
 // bitmap instead of inverting the loading permutation once per key (a fifth
-// of a read-intensive simulation did that). Immutable after construction,
-// so any thread may read it.
+// of a read-intensive simulation did that). The constructor may use several
+// threads for a large key space. Immutable after construction, so any
+// thread may read it.
 class KeySpaceBulkload final : public indexes::BulkloadSource {
  public:
   // `value_seed`: the run seed, as KeySpace::BulkloadValue takes it.
-  KeySpaceBulkload(const workloads::BulkloadedKeys& keys, uint64_t value_seed);
+  // `threads`: how many fill the bitmap; 0 lets the key space's size decide
+  // (one below 64 M keys, else the machine's cores, at most 8).
+  KeySpaceBulkload(const workloads::BulkloadedKeys& keys, uint64_t value_seed,
+                   unsigned threads = 0);
 
   uint64_t size() const override { return count_; }
   void ForEach(const std::function<void(const indexes::KeyValue&)>& visit) const override {
@@ -63,6 +67,9 @@ class KeySpaceBulkload final : public indexes::BulkloadSource {
       }
     }
   }
+
+  // Fills loaded_[from_word, to_word); threads fill disjoint ranges.
+  void FillWords(const workloads::BulkloadedKeys& keys, uint64_t from_word, uint64_t to_word);
 
   uint64_t key_count_;
   uint64_t count_;

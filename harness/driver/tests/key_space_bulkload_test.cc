@@ -61,5 +61,25 @@ TEST(KeySpaceBulkload, RangesAtEveryEdgeGiveTheLoadedKeysOfTheRange) {
   }
 }
 
+// Threads split the bitmap's words; whatever the split (parts of one word,
+// of several, uneven), every key's bit is the key space's answer.
+TEST(KeySpaceBulkload, ThreadsFillTheSameBitmapAsOne) {
+  workloads::WorkloadSpec spec;
+  spec.keys = 64 * 5 + 17;  // six words, the last partial
+  const workloads::KeySpace key_space(spec, 11);
+  for (const unsigned threads : {1u, 2u, 4u, 7u, 9u}) {
+    const KeySpaceBulkload source(key_space.bulkloaded(), 11, threads);
+    std::vector<indexes::KeyValue> range;
+    source.Range(0, spec.keys + 2, &range);
+    std::vector<uint64_t> keys;
+    for (const indexes::KeyValue& entry : range) keys.push_back(entry.first);
+    std::vector<uint64_t> expected;
+    for (uint64_t key = 1; key <= spec.keys; ++key) {
+      if (key_space.Bulkloaded(key)) expected.push_back(key);
+    }
+    EXPECT_EQ(keys, expected) << threads << " threads";
+  }
+}
+
 }  // namespace
 }  // namespace dmbench::driver
