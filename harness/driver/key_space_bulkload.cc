@@ -1,7 +1,9 @@
 #include "harness/driver/key_space_bulkload.h"
 
 #include <array>
+#include <bit>
 #include <exception>
+#include <stdexcept>
 #include <thread>
 
 namespace dmbench::driver {
@@ -44,6 +46,25 @@ KeySpaceBulkload::KeySpaceBulkload(const workloads::BulkloadedKeys& keys, uint64
   for (const std::exception_ptr& failure : failures) {
     if (failure) std::rethrow_exception(failure);
   }
+}
+
+uint64_t KeySpaceBulkload::EveryNthKey(uint64_t n,
+                                       const std::function<void(uint64_t)>& visit) const {
+  if (n == 0) throw std::invalid_argument("KeySpaceBulkload::EveryNthKey: n must be >= 1");
+  uint64_t before = 0;  // loaded keys in the words before this one
+  uint64_t next = 0;    // the position of the next key to visit
+  for (uint64_t word = 0; word < loaded_.size(); ++word) {
+    const uint64_t here = static_cast<uint64_t>(std::popcount(loaded_[word]));
+    // bits holds this word's loaded keys from the rank-th on.
+    uint64_t bits = loaded_[word];
+    uint64_t rank = 0;
+    for (; next < before + here; next += n) {
+      for (; rank < next - before; ++rank) bits &= bits - 1;
+      visit(word * 64 + static_cast<uint64_t>(std::countr_zero(bits)) + 1);
+    }
+    before += here;
+  }
+  return before;
 }
 
 void KeySpaceBulkload::FillWords(const workloads::BulkloadedKeys& keys, uint64_t from_word,

@@ -33,14 +33,13 @@ class KeySpaceBulkload final : public indexes::BulkloadSource {
 
   uint64_t size() const override { return count_; }
   void ForEach(const std::function<void(const indexes::KeyValue&)>& visit) const override {
-    ForEachKey([&](uint64_t key) {
+    VisitLoaded(1, key_count_ + 1, [&](uint64_t key) {
       visit({key, workloads::KeySpace::BulkloadValue(value_seed_, key)});
     });
   }
-  // A billion keys' values are 8% of the shape pass's time at the paper's scale.
-  void ForEachKey(const std::function<void(uint64_t)>& visit) const override {
-    VisitLoaded(1, key_count_ + 1, visit);
-  }
+  // Counts each bitmap word's keys at once: at the paper's 800 M loaded
+  // keys a call per key took 4 s of set-up.
+  uint64_t EveryNthKey(uint64_t n, const std::function<void(uint64_t)>& visit) const override;
   void Range(uint64_t from, uint64_t to, std::vector<indexes::KeyValue>* out) const override {
     out->clear();
     VisitLoaded(from, to, [&](uint64_t key) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "workloads/key_space.h"
@@ -26,10 +27,21 @@ TEST(KeySpaceBulkload, StreamsKeysAndRangesAgreeWithTheKeySpace) {
   source.ForEach([&](const indexes::KeyValue& entry) { streamed.push_back(entry); });
   EXPECT_EQ(streamed, expected);
 
-  std::vector<uint64_t> keys;
-  source.ForEachKey([&](uint64_t key) { keys.push_back(key); });
-  ASSERT_EQ(keys.size(), expected.size());
-  for (size_t i = 0; i < keys.size(); ++i) ASSERT_EQ(keys[i], expected[i].first) << i;
+  // Every n-th key, for steps below, at and above a bitmap word's 64 keys.
+  for (const uint64_t n : {uint64_t{1}, uint64_t{2}, uint64_t{37}, uint64_t{64}, uint64_t{65},
+                           uint64_t{1000}, uint64_t{10000}}) {
+    std::vector<uint64_t> keys;
+    EXPECT_EQ(source.EveryNthKey(n, [&](uint64_t key) { keys.push_back(key); }), expected.size());
+    std::vector<uint64_t> want;
+    for (size_t i = 0; i < expected.size(); i += n) want.push_back(expected[i].first);
+    EXPECT_EQ(keys, want) << "n " << n;
+    // The base class's walk over ForEach gives the same.
+    std::vector<uint64_t> walked;
+    EXPECT_EQ(source.BulkloadSource::EveryNthKey(n, [&](uint64_t key) { walked.push_back(key); }),
+              expected.size());
+    EXPECT_EQ(walked, want) << "n " << n;
+  }
+  EXPECT_THROW(source.EveryNthKey(0, [](uint64_t) {}), std::invalid_argument);
 
   std::vector<indexes::KeyValue> range;
   const uint64_t from = expected[100].first, to = expected[200].first;
