@@ -110,7 +110,7 @@ void IndexCache::Insert(CachedInternalNode node) {
   const uint64_t high = node.high_fence;
 
   std::unique_lock lock(mutex_);
-  if (const auto same = by_address_.find(node.address); same != by_address_.end()) {
+  if (const auto same = by_address_.find(node.address.Pack()); same != by_address_.end()) {
     RemoveLocked(same->second);
   }
   for (const Span& overlapping : by_low_fence_.Overlapping(low, high)) {
@@ -124,7 +124,7 @@ void IndexCache::Insert(CachedInternalNode node) {
   // A new entry counts as just used, or it would be the likeliest next victim.
   Touch(*raw);
   by_low_fence_.Insert(Span{low, high, raw, raw->routes.get()});
-  by_address_.emplace(node.address, raw);
+  by_address_.emplace(node.address.Pack(), raw);
   entries_.push_back(std::move(entry));
   bytes_ += bytes;
   ++insertions_;
@@ -132,7 +132,7 @@ void IndexCache::Insert(CachedInternalNode node) {
 
 void IndexCache::Invalidate(rdma::GlobalAddress via) {
   std::unique_lock lock(mutex_);
-  const auto it = by_address_.find(via);
+  const auto it = by_address_.find(via.Pack());
   if (it == by_address_.end()) return;
   RemoveLocked(it->second);
   ++invalidations_;
@@ -158,7 +158,7 @@ void IndexCache::EvictOneLocked() {
 void IndexCache::RemoveLocked(Entry* entry) {
   bytes_ -= entry->bytes;
   by_low_fence_.Erase(entry->routes->low_fence);
-  by_address_.erase(entry->routes->address);
+  by_address_.erase(entry->routes->address.Pack());
   const size_t slot = entry->slot;
   // Swap-remove keeps entries_ dense; this destroys *entry.
   if (slot + 1 != entries_.size()) {

@@ -14,10 +14,10 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <optional>
 #include <shared_mutex>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -152,7 +152,9 @@ class IndexCache {
     const CachedRoutes* routes;
   };
   FenceOrderedSpans<Span> by_low_fence_;
-  std::map<rdma::GlobalAddress, Entry*> by_address_;
+  // By packed address; hashed, since only Insert and Invalidate look here
+  // and a tree's probes were cache misses at the paper's scale.
+  std::unordered_map<uint64_t, Entry*> by_address_;
   // Owns the entries densely so that eviction draws a uniform victim in O(1).
   std::vector<std::unique_ptr<Entry>> entries_;
   uint64_t bytes_ = 0;
