@@ -72,15 +72,21 @@ std::vector<uint32_t> NodeFormat::PlaceEntries(uint32_t first, uint32_t end,
   return offsets;
 }
 
-uint32_t NodeFormat::Physical(uint32_t logical) const {
+// Physical, ReadLogical and WriteLogical are used only in this file, and
+// are forced inline: the lengths at their call sites are constants (1, 2 or
+// 8 bytes), so each copy becomes a move instead of a call to memcpy (a
+// node's decode and encode made tens of those calls, a tenth of a
+// simulation's time).
+[[gnu::always_inline]] inline uint32_t NodeFormat::Physical(uint32_t logical) const {
   if (consistency_ != Consistency::kCacheline) return lock_bytes_ + 1 + logical;
   return logical / kLinePayload * kLineBytes + 1 + logical % kLinePayload;
 }
 
-void NodeFormat::ReadLogical(const uint8_t* node, uint32_t logical, void* out,
-                             uint32_t length) const {
+[[gnu::always_inline]] inline void NodeFormat::ReadLogical(const uint8_t* node, uint32_t logical,
+                                                           void* out, uint32_t length) const {
   auto* bytes = static_cast<uint8_t*>(out);
-  if (consistency_ != Consistency::kCacheline) {
+  if (consistency_ != Consistency::kCacheline ||
+      logical % kLinePayload + length <= kLinePayload) {  // within one line's payload
     std::memcpy(bytes, node + Physical(logical), length);
     return;
   }
@@ -93,10 +99,11 @@ void NodeFormat::ReadLogical(const uint8_t* node, uint32_t logical, void* out,
   }
 }
 
-void NodeFormat::WriteLogical(uint8_t* node, uint32_t logical, const void* in,
-                              uint32_t length) const {
+[[gnu::always_inline]] inline void NodeFormat::WriteLogical(uint8_t* node, uint32_t logical,
+                                                            const void* in, uint32_t length) const {
   const auto* bytes = static_cast<const uint8_t*>(in);
-  if (consistency_ != Consistency::kCacheline) {
+  if (consistency_ != Consistency::kCacheline ||
+      logical % kLinePayload + length <= kLinePayload) {  // within one line's payload
     std::memcpy(node + Physical(logical), bytes, length);
     return;
   }
