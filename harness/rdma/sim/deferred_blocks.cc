@@ -57,14 +57,18 @@ std::vector<DeferredBlocks::Block>::iterator DeferredBlocks::FirstOverlapping(ui
                           [](const Block& block, uint64_t at) { return block.offset < at; });
 }
 
-void DeferredBlocks::Build(uint8_t* memory, Block& block) {
-  contents_[block.content]->Fill(block.index, std::span(memory + block.offset, block.bytes));
+void DeferredBlocks::Build(PagedBytes& memory, Block& block) {
+  // Filled over the bytes there now, as in place.
+  scratch_.resize(block.bytes);
+  memory.Read(block.offset, scratch_.data(), block.bytes);
+  contents_[block.content]->Fill(block.index, std::span(scratch_.data(), block.bytes));
+  memory.Write(block.offset, scratch_.data(), block.bytes);
   block.built = true;
   --pending_;
   ++built_;
 }
 
-void DeferredBlocks::MaterializeSlow(uint8_t* memory, uint64_t offset, uint64_t length) {
+void DeferredBlocks::MaterializeSlow(PagedBytes& memory, uint64_t offset, uint64_t length) {
   const uint64_t end = offset + length;
   for (auto it = FirstOverlapping(offset); it != blocks_.end() && it->offset < end; ++it) {
     if (!it->built && it->offset + it->bytes > offset) Build(memory, *it);
@@ -88,7 +92,7 @@ void DeferredBlocks::RefreshPages(uint64_t first, uint64_t last) {
   }
 }
 
-void DeferredBlocks::MaterializeAll(uint8_t* memory) {
+void DeferredBlocks::MaterializeAll(PagedBytes& memory) {
   if (pending_ == 0) return;
   for (Block& block : blocks_) {
     if (!block.built) Build(memory, block);

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "harness/rdma/deferred_content.h"
+#include "harness/rdma/sim/paged_bytes.h"
 
 namespace dmbench::rdma::sim {
 
@@ -35,7 +36,7 @@ class DeferredBlocks {
 
   // Builds into `memory` (the region's bytes) every pending block that
   // overlaps [offset, offset + length).
-  void Materialize(uint8_t* memory, uint64_t offset, uint64_t length) {
+  void Materialize(PagedBytes& memory, uint64_t offset, uint64_t length) {
     if (pending_ == 0) return;
     const uint64_t last = (offset + length - 1) >> kPageBits;
     for (uint64_t page = offset >> kPageBits; page <= last; ++page) {
@@ -46,7 +47,7 @@ class DeferredBlocks {
     }
   }
   // Builds every pending block.
-  void MaterializeAll(uint8_t* memory);
+  void MaterializeAll(PagedBytes& memory);
 
   uint64_t pending() const { return pending_; }
   uint64_t built() const { return built_; }
@@ -62,8 +63,8 @@ class DeferredBlocks {
   };
 
   bool PagePending(uint64_t page) const { return (pages_[page >> 6] >> (page & 63)) & 1; }
-  void MaterializeSlow(uint8_t* memory, uint64_t offset, uint64_t length);
-  void Build(uint8_t* memory, Block& block);
+  void MaterializeSlow(PagedBytes& memory, uint64_t offset, uint64_t length);
+  void Build(PagedBytes& memory, Block& block);
   // Clears the bits of the pages in [first, last] that no pending block overlaps.
   void RefreshPages(uint64_t first, uint64_t last);
   // The first block that may overlap `offset` or lie after it.
@@ -73,6 +74,7 @@ class DeferredBlocks {
   std::vector<Block> blocks_;  // sorted by offset
   std::vector<uint64_t> pages_;
   uint32_t largest_block_ = 0;
+  std::vector<uint8_t> scratch_;  // one block being built
   uint64_t pending_ = 0;
   uint64_t built_ = 0;
 };

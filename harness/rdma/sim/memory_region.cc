@@ -1,10 +1,9 @@
 #include "harness/rdma/sim/memory_region.h"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cstring>
 #include <new>
+#include <stdexcept>
 #include <string>
 
 #include "harness/rdma/errors.h"
@@ -21,20 +20,29 @@ SimTime Spread(SimTime start, SimTime end, uint64_t k, uint64_t n) {
 }  // namespace
 
 MemoryRegion::MemoryRegion(uint64_t bytes, uint64_t cacheline_bytes)
-    : size_(bytes), deferred_(bytes), cacheline_bytes_(cacheline_bytes) {
-  // Anonymous, unreserved pages: a simulated server of many GiB costs only the
-  // pages the index touches, and they start zeroed like registered memory.
-  void* mapping = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (mapping == MAP_FAILED) {
-    throw MemoryExhaustedError(
-        "cannot map " + std::to_string(bytes >> 20) +
-        " MiB for a simulated memory server; lower topology.host_memory_mib");
-  }
-  bytes_ = static_cast<uint8_t*>(mapping);
+    : bytes_(bytes), size_(bytes), deferred_(bytes), cacheline_bytes_(cacheline_bytes) {}
+
+MemoryRegion::~MemoryRegion() = default;
+
+void MemoryRegion::Peek(uint64_t offset, void* out, uint64_t length) {
+  CheckRaw(offset, length);
+  deferred_.MaterializeAll(bytes_);
+  bytes_.Read(offset, out, length);
 }
 
-MemoryRegion::~MemoryRegion() { munmap(bytes_, size_); }
+void MemoryRegion::Poke(uint64_t offset, const void* in, uint64_t length) {
+  CheckRaw(offset, length);
+  deferred_.MaterializeAll(bytes_);
+  bytes_.Write(offset, in, length);
+}
+
+void MemoryRegion::CheckRaw(uint64_t offset, uint64_t length) const {
+  if (offset > size_ || length > size_ - offset) {
+    throw std::out_of_range("raw access to [" + std::to_string(offset) + ", +" +
+                            std::to_string(length) + ") outside a region of " +
+                            std::to_string(size_) + " bytes");
+  }
+}
 
 void MemoryRegion::AddDeferred(std::shared_ptr<const DeferredContent> content,
                                std::span<const uint64_t> blocks) {
@@ -64,24 +72,25 @@ void MemoryRegion::Log(uint64_t offset, uint32_t length, SimTime start, SimTime 
   entry.length = length;
   entry.start = start;
   entry.end = end;
-  entry.old_bytes.assign(bytes_ + offset, bytes_ + offset + length);
+  entry.old_bytes.resize(length);
+  bytes_.Read(offset, entry.old_bytes.data(), length);
 }
 
 void MemoryRegion::Write(uint64_t offset, const void* source, uint32_t length, SimTime start,
                          SimTime end) {
   Log(offset, length, start, end);
-  std::memcpy(bytes_ + offset, source, length);
+  bytes_.Write(offset, source, length);
 }
 
 void MemoryRegion::WriteWord(uint64_t offset, uint64_t value, SimTime now) {
   Log(offset, sizeof(value), now, now);
-  std::memcpy(bytes_ + offset, &value, sizeof(value));
+  bytes_.Write(offset, &value, sizeof(value));
 }
 
 uint64_t MemoryRegion::ReadWord(uint64_t offset) {
   deferred_.Materialize(bytes_, offset, sizeof(uint64_t));
   uint64_t value;
-  std::memcpy(&value, bytes_ + offset, sizeof(value));
+  bytes_.Read(offset, &value, sizeof(value));
   return value;
 }
 
@@ -95,7 +104,7 @@ void MemoryRegion::Read(uint64_t offset, void* destination, uint32_t length, Sim
                         SimTime end, DmaOrder order, Random& random) {
   auto* out = static_cast<uint8_t*>(destination);
   deferred_.Materialize(bytes_, offset, length);
-  std::memcpy(out, bytes_ + offset, length);
+  bytes_.Read(offset, out, length);
 
   const uint64_t read_end = offset + length;
   bool overlapped = false;

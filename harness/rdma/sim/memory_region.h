@@ -1,5 +1,6 @@
 // One address space (host DRAM or NIC on-chip memory) of a simulated memory
-// server: real bytes, plus what the DMA engine needs to tear reads.
+// server: real bytes (sim/paged_bytes.h), plus what the DMA engine needs to
+// tear reads.
 //
 // Writes are applied to the bytes at once when their DMA starts, but each
 // cacheline is deemed to land at its own time over the DMA's duration, and
@@ -19,6 +20,7 @@
 #include "harness/rdma/deferred_content.h"
 #include "harness/rdma/sim/deferred_blocks.h"
 #include "harness/rdma/sim/nic_profile.h"
+#include "harness/rdma/sim/paged_bytes.h"
 #include "harness/rdma/sim/sim_time.h"
 #include "harness/util/random.h"
 
@@ -31,12 +33,11 @@ class MemoryRegion {
   MemoryRegion(const MemoryRegion&) = delete;
   MemoryRegion& operator=(const MemoryRegion&) = delete;
 
-  // Raw bytes, outside simulated time (tests, inspection): every deferred
-  // block is built first.
-  uint8_t* bytes() {
-    deferred_.MaterializeAll(bytes_);
-    return bytes_;
-  }
+  // Raw access outside simulated time (tests, inspection): no write log, no
+  // tearing; every deferred block is built first. Throws std::out_of_range
+  // outside the region.
+  void Peek(uint64_t offset, void* out, uint64_t length);
+  void Poke(uint64_t offset, const void* in, uint64_t length);
 
   // Takes the deferred blocks `blocks` of `content` that lie in this region
   // (rdma/deferred_content.h); each is built when an access first overlaps
@@ -75,10 +76,11 @@ class MemoryRegion {
   };
 
   void Log(uint64_t offset, uint32_t length, SimTime start, SimTime end);
+  void CheckRaw(uint64_t offset, uint64_t length) const;
   // When the write's part of line `line` landed.
   SimTime LineLandedAt(const LoggedWrite& write, uint64_t line) const;
 
-  uint8_t* bytes_;
+  PagedBytes bytes_;
   uint64_t size_;
   DeferredBlocks deferred_;
   uint64_t cacheline_bytes_;

@@ -64,10 +64,12 @@ void ExpectSameBytes(const TreeOptions& options) {
   EXPECT_GT(Pending(*deferred.cluster), kKeys / 100);
   EXPECT_EQ(Pending(*eager.cluster), 0u);
   for (uint16_t server = 0; server < kMachines; ++server) {
-    // bytes() builds every pending node first.
-    const uint8_t* a = deferred.cluster->memory(server, rdma::MemorySpace::kHost).bytes();
-    const uint8_t* b = eager.cluster->memory(server, rdma::MemorySpace::kHost).bytes();
-    EXPECT_EQ(std::memcmp(a, b, SmallTopology().host_memory_bytes()), 0) << "server " << server;
+    // Peek builds every pending node first.
+    std::vector<uint8_t> a(SmallTopology().host_memory_bytes());
+    std::vector<uint8_t> b(a.size());
+    deferred.cluster->memory(server, rdma::MemorySpace::kHost).Peek(0, a.data(), a.size());
+    eager.cluster->memory(server, rdma::MemorySpace::kHost).Peek(0, b.data(), b.size());
+    EXPECT_EQ(a, b) << "server " << server;
   }
 }
 

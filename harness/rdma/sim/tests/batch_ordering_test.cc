@@ -166,10 +166,13 @@ class BatchSameAddress : public ::testing::TestWithParam<MemorySpace> {
   }
   // Fills the 1 KiB at Area() with `value`, outside simulated time.
   void Fill(SimCluster& cluster, uint8_t value) const {
-    std::memset(cluster.memory(0, GetParam()).bytes() + Area().offset, value, kNodeBytes);
+    const std::vector<uint8_t> bytes(kNodeBytes, value);
+    cluster.memory(0, GetParam()).Poke(Area().offset, bytes.data(), kNodeBytes);
   }
   uint8_t ByteAt(SimCluster& cluster, uint64_t index) const {
-    return cluster.memory(0, GetParam()).bytes()[Area().offset + index];
+    uint8_t byte = 0;
+    cluster.memory(0, GetParam()).Peek(Area().offset + index, &byte, 1);
+    return byte;
   }
 };
 

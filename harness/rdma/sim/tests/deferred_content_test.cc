@@ -116,9 +116,11 @@ TEST(DeferredContent, RawAccessBuildsEverythingAndEagerWritesMatch) {
   // Written up front, one simulated WRITE each.
   EXPECT_GT(eager->now(), 0);
   for (uint16_t server = 0; server < 2; ++server) {
-    const uint8_t* a = deferred->memory(server, MemorySpace::kHost).bytes() + kBase;
-    const uint8_t* b = eager->memory(server, MemorySpace::kHost).bytes() + kBase;
-    EXPECT_EQ(std::memcmp(a, b, 32 * kBlockBytes), 0) << server;
+    std::vector<uint8_t> a(32 * kBlockBytes);
+    std::vector<uint8_t> b(32 * kBlockBytes);
+    deferred->memory(server, MemorySpace::kHost).Peek(kBase, a.data(), a.size());
+    eager->memory(server, MemorySpace::kHost).Peek(kBase, b.data(), b.size());
+    EXPECT_EQ(a, b) << server;
   }
   EXPECT_EQ(Built(*deferred), 64u);
 }

@@ -122,8 +122,9 @@ Outcome RunWorkload(uint64_t client_seed, uint64_t cluster_seed, DmaOrder order)
     Random random(DeriveSeed(client_seed, client.location().index));
     MixedOperations(client, random, outcome.clients[client.location().index]);
   });
-  const uint8_t* host = cluster->memory(0, MemorySpace::kHost).bytes();
-  outcome.host_area.assign(host + kCasWords, host + kData + kDataBytes);
+  outcome.host_area.resize(kData + kDataBytes - kCasWords);
+  cluster->memory(0, MemorySpace::kHost)
+      .Peek(kCasWords, outcome.host_area.data(), outcome.host_area.size());
   outcome.on_chip_word = cluster->memory(0, MemorySpace::kOnChip).ReadWord(kOnChipWord);
   outcome.end_time = cluster->now();
   outcome.torn_reads = cluster->torn_reads();

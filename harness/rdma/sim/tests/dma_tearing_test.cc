@@ -213,8 +213,11 @@ TEST(DmaTearingQuiet, ReadersAloneNeverTear) {
     NicProfile profile = DefaultProfile();
     profile.dma_read_order = order;
     auto cluster = MakeCluster(SmallTopology(1, 3, 4), profile);
-    uint8_t* bytes = cluster->memory(0, MemorySpace::kHost).bytes() + kAlignedOffset;
-    for (uint32_t i = 0; i < kBufferBytes; ++i) bytes[i] = static_cast<uint8_t>(i / kCacheline + 1);
+    std::vector<uint8_t> pattern(kBufferBytes);
+    for (uint32_t i = 0; i < kBufferBytes; ++i) {
+      pattern[i] = static_cast<uint8_t>(i / kCacheline + 1);
+    }
+    cluster->memory(0, MemorySpace::kHost).Poke(kAlignedOffset, pattern.data(), kBufferBytes);
     uint64_t reads = 0;
     cluster->Run([&](Client& client) {
       std::vector<uint8_t> data(kBufferBytes);
