@@ -36,23 +36,13 @@ uint32_t PagedBytes::NewPage() {
 }
 
 void PagedBytes::ReadAcrossPages(uint64_t offset, uint8_t* out, uint64_t length) const {
-  while (length > 0) {
-    const uint64_t run = std::min(length, kPageBytes - (offset & kPageMask));
-    Read(offset, out, run);
-    offset += run;
-    out += run;
-    length -= run;
-  }
+  ForEachPageRun(offset, length,
+                 [&](uint64_t at, uint64_t done, uint64_t run) { Read(at, out + done, run); });
 }
 
 void PagedBytes::WriteAcrossPages(uint64_t offset, const uint8_t* in, uint64_t length) {
-  while (length > 0) {
-    const uint64_t run = std::min(length, kPageBytes - (offset & kPageMask));
-    Write(offset, in, run);
-    offset += run;
-    in += run;
-    length -= run;
-  }
+  ForEachPageRun(offset, length,
+                 [&](uint64_t at, uint64_t done, uint64_t run) { Write(at, in + done, run); });
 }
 
 }  // namespace dmbench::rdma::sim

@@ -13,6 +13,7 @@
 // Not thread-safe: the simulated fabric runs on one thread.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -73,6 +74,17 @@ class PagedBytes {
     return PageBytes(table_[page]);
   }
   uint32_t NewPage();
+  // Cuts [offset, offset + length) at page edges: visit(offset, bytes
+  // before it, bytes in its page) for each piece.
+  template <typename Visit>
+  static void ForEachPageRun(uint64_t offset, uint64_t length, Visit&& visit) {
+    for (uint64_t done = 0; done < length;) {
+      const uint64_t at = offset + done;
+      const uint64_t run = std::min(length - done, kPageBytes - (at & kPageMask));
+      visit(at, done, run);
+      done += run;
+    }
+  }
   void ReadAcrossPages(uint64_t offset, uint8_t* out, uint64_t length) const;
   void WriteAcrossPages(uint64_t offset, const uint8_t* in, uint64_t length);
 
