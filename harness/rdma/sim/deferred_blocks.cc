@@ -7,7 +7,8 @@
 namespace dmbench::rdma::sim {
 
 DeferredBlocks::DeferredBlocks(uint64_t region_bytes)
-    : pages_((((region_bytes + (uint64_t{1} << kPageBits) - 1) >> kPageBits) + 63) / 64, 0) {}
+    : granules_((((region_bytes + (uint64_t{1} << kGranuleBits) - 1) >> kGranuleBits) + 63) / 64,
+                0) {}
 
 void DeferredBlocks::Add(std::shared_ptr<const DeferredContent> content,
                          std::span<const uint64_t> blocks) {
@@ -32,9 +33,9 @@ void DeferredBlocks::Add(std::shared_ptr<const DeferredContent> content,
     }
   }
   for (const Block& block : added) {
-    const uint64_t last = (block.offset + block.bytes - 1) >> kPageBits;
-    for (uint64_t page = block.offset >> kPageBits; page <= last; ++page) {
-      pages_.at(page >> 6) |= uint64_t{1} << (page & 63);
+    const uint64_t last = (block.offset + block.bytes - 1) >> kGranuleBits;
+    for (uint64_t granule = block.offset >> kGranuleBits; granule <= last; ++granule) {
+      granules_.at(granule >> 6) |= uint64_t{1} << (granule & 63);
     }
   }
   contents_.push_back(std::move(content));
@@ -58,9 +59,9 @@ std::vector<DeferredBlocks::Block>::iterator DeferredBlocks::FirstOverlapping(ui
 }
 
 void DeferredBlocks::Build(PagedBytes& memory, Block& block) {
-  // Filled over the bytes there now, as in place.
+  // Fill writes every byte of the block (DeferredContent's contract), so the
+  // scratch's earlier contents do not matter.
   scratch_.resize(block.bytes);
-  memory.Read(block.offset, scratch_.data(), block.bytes);
   contents_[block.content]->Fill(block.index, std::span(scratch_.data(), block.bytes));
   memory.Write(block.offset, scratch_.data(), block.bytes);
   block.built = true;
@@ -73,14 +74,14 @@ void DeferredBlocks::MaterializeSlow(PagedBytes& memory, uint64_t offset, uint64
   for (auto it = FirstOverlapping(offset); it != blocks_.end() && it->offset < end; ++it) {
     if (!it->built && it->offset + it->bytes > offset) Build(memory, *it);
   }
-  RefreshPages(offset >> kPageBits, (end - 1) >> kPageBits);
+  RefreshGranules(offset >> kGranuleBits, (end - 1) >> kGranuleBits);
 }
 
-void DeferredBlocks::RefreshPages(uint64_t first, uint64_t last) {
-  for (uint64_t page = first; page <= last; ++page) {
-    if (!PagePending(page)) continue;
-    const uint64_t begin = page << kPageBits;
-    const uint64_t end = begin + (uint64_t{1} << kPageBits);
+void DeferredBlocks::RefreshGranules(uint64_t first, uint64_t last) {
+  for (uint64_t granule = first; granule <= last; ++granule) {
+    if (!GranulePending(granule)) continue;
+    const uint64_t begin = granule << kGranuleBits;
+    const uint64_t end = begin + (uint64_t{1} << kGranuleBits);
     bool pending = false;
     for (auto it = FirstOverlapping(begin); it != blocks_.end() && it->offset < end; ++it) {
       if (!it->built && it->offset + it->bytes > begin) {
@@ -88,7 +89,7 @@ void DeferredBlocks::RefreshPages(uint64_t first, uint64_t last) {
         break;
       }
     }
-    if (!pending) pages_[page >> 6] &= ~(uint64_t{1} << (page & 63));
+    if (!pending) granules_[granule >> 6] &= ~(uint64_t{1} << (granule & 63));
   }
 }
 
@@ -97,7 +98,7 @@ void DeferredBlocks::MaterializeAll(PagedBytes& memory) {
   for (Block& block : blocks_) {
     if (!block.built) Build(memory, block);
   }
-  std::fill(pages_.begin(), pages_.end(), 0);
+  std::fill(granules_.begin(), granules_.end(), 0);
 }
 
 }  // namespace dmbench::rdma::sim

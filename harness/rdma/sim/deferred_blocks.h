@@ -38,9 +38,9 @@ class DeferredBlocks {
   // overlaps [offset, offset + length).
   void Materialize(PagedBytes& memory, uint64_t offset, uint64_t length) {
     if (pending_ == 0) return;
-    const uint64_t last = (offset + length - 1) >> kPageBits;
-    for (uint64_t page = offset >> kPageBits; page <= last; ++page) {
-      if (PagePending(page)) {
+    const uint64_t last = (offset + length - 1) >> kGranuleBits;
+    for (uint64_t granule = offset >> kGranuleBits; granule <= last; ++granule) {
+      if (GranulePending(granule)) {
         MaterializeSlow(memory, offset, length);
         return;
       }
@@ -53,7 +53,7 @@ class DeferredBlocks {
   uint64_t built() const { return built_; }
 
  private:
-  static constexpr int kPageBits = 8;  // granules of 256 bytes
+  static constexpr int kGranuleBits = 8;  // granules of 256 bytes
   struct Block {
     uint64_t offset;
     uint64_t index;    // in its content
@@ -62,17 +62,19 @@ class DeferredBlocks {
     bool built;
   };
 
-  bool PagePending(uint64_t page) const { return (pages_[page >> 6] >> (page & 63)) & 1; }
+  bool GranulePending(uint64_t granule) const {
+    return (granules_[granule >> 6] >> (granule & 63)) & 1;
+  }
   void MaterializeSlow(PagedBytes& memory, uint64_t offset, uint64_t length);
   void Build(PagedBytes& memory, Block& block);
-  // Clears the bits of the pages in [first, last] that no pending block overlaps.
-  void RefreshPages(uint64_t first, uint64_t last);
+  // Clears the bits of the granules in [first, last] that no pending block overlaps.
+  void RefreshGranules(uint64_t first, uint64_t last);
   // The first block that may overlap `offset` or lie after it.
   std::vector<Block>::iterator FirstOverlapping(uint64_t offset);
 
   std::vector<std::shared_ptr<const DeferredContent>> contents_;
   std::vector<Block> blocks_;  // sorted by offset
-  std::vector<uint64_t> pages_;
+  std::vector<uint64_t> granules_;
   uint32_t largest_block_ = 0;
   std::vector<uint8_t> scratch_;  // one block being built
   uint64_t pending_ = 0;
