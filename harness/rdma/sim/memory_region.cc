@@ -20,7 +20,7 @@ SimTime Spread(SimTime start, SimTime end, uint64_t k, uint64_t n) {
 }  // namespace
 
 MemoryRegion::MemoryRegion(uint64_t bytes, uint64_t cacheline_bytes)
-    : bytes_(bytes), size_(bytes), deferred_(bytes), cacheline_bytes_(cacheline_bytes) {}
+    : bytes_(bytes), deferred_(bytes), cacheline_bytes_(cacheline_bytes) {}
 
 MemoryRegion::~MemoryRegion() = default;
 
@@ -37,20 +37,21 @@ void MemoryRegion::Poke(uint64_t offset, const void* in, uint64_t length) {
 }
 
 void MemoryRegion::CheckRaw(uint64_t offset, uint64_t length) const {
-  if (offset > size_ || length > size_ - offset) {
+  if (offset > bytes_.size() || length > bytes_.size() - offset) {
     throw std::out_of_range("raw access to [" + std::to_string(offset) + ", +" +
                             std::to_string(length) + ") outside a region of " +
-                            std::to_string(size_) + " bytes");
+                            std::to_string(bytes_.size()) + " bytes");
   }
 }
 
 void MemoryRegion::AddDeferred(std::shared_ptr<const DeferredContent> content,
                                std::span<const uint64_t> blocks) {
   for (const uint64_t block : blocks) {
-    if (content->address(block).offset + content->block_bytes() > size_) {
+    if (content->address(block).offset + content->block_bytes() > bytes_.size()) {
       throw VerbError("a deferred block at " + content->address(block).ToString() + " of " +
                       std::to_string(content->block_bytes()) +
-                      " bytes ends past the memory server's " + std::to_string(size_) + " bytes");
+                      " bytes ends past the memory server's " + std::to_string(bytes_.size()) +
+                      " bytes");
     }
   }
   deferred_.MaterializeAll(bytes_);

@@ -81,7 +81,6 @@ class MemoryRegion {
   SimTime LineLandedAt(const LoggedWrite& write, uint64_t line) const;
 
   PagedBytes bytes_;
-  uint64_t size_;
   DeferredBlocks deferred_;
   uint64_t cacheline_bytes_;
   SimTime longest_read_window_ = 0;

@@ -52,7 +52,7 @@ class PagedBytes {
     WriteAcrossPages(offset, static_cast<const uint8_t*>(in), length);
   }
 
-  // Pages written so far, and the bytes they and the table hold.
+  // Pages written so far, 2^kPageBits bytes each.
   uint64_t pages() const { return pages_; }
 
   static constexpr int kPageBits = 10;
