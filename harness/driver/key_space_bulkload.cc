@@ -3,7 +3,6 @@
 #include <array>
 #include <bit>
 #include <exception>
-#include <stdexcept>
 #include <thread>
 
 namespace dmbench::driver {
@@ -48,9 +47,8 @@ KeySpaceBulkload::KeySpaceBulkload(const workloads::BulkloadedKeys& keys, uint64
   }
 }
 
-uint64_t KeySpaceBulkload::EveryNthKey(uint64_t n,
-                                       const std::function<void(uint64_t)>& visit) const {
-  if (n == 0) throw std::invalid_argument("KeySpaceBulkload::EveryNthKey: n must be >= 1");
+uint64_t KeySpaceBulkload::VisitEveryNthKey(uint64_t n,
+                                            const std::function<void(uint64_t)>& visit) const {
   uint64_t before = 0;  // loaded keys in the words before this one
   uint64_t next = 0;    // the position of the next key to visit
   for (uint64_t word = 0; word < loaded_.size(); ++word) {

@@ -31,18 +31,26 @@ class BulkloadSource {
   // Calls `visit` for every entry, in ascending key order.
   virtual void ForEach(const std::function<void(const KeyValue&)>& visit) const = 0;
   // Calls `visit` with the keys at positions 0, n, 2n, ... of the ascending
-  // order (a tree's leaf boundaries, n >= 1) and returns how many keys there
-  // are. A source that can count keys without visiting each one (a bitmap)
-  // overrides it: at the paper's 800 M keys a visit per key is seconds.
-  virtual uint64_t EveryNthKey(uint64_t n, const std::function<void(uint64_t)>& visit) const {
+  // order (a tree's leaf boundaries) and returns how many keys there are.
+  // Throws std::invalid_argument if n is 0.
+  uint64_t EveryNthKey(uint64_t n, const std::function<void(uint64_t)>& visit) const {
+    if (n == 0) throw std::invalid_argument("EveryNthKey: n must be >= 1, got 0");
+    return VisitEveryNthKey(n, visit);
+  }
+  // Replaces *out with the entries whose keys are in [from, to), ascending.
+  virtual void Range(uint64_t from, uint64_t to, std::vector<KeyValue>* out) const = 0;
+
+ protected:
+  // EveryNthKey with n >= 1. A source that can count keys without visiting
+  // each one (a bitmap) overrides it: at the paper's 800 M keys a visit per
+  // key is seconds.
+  virtual uint64_t VisitEveryNthKey(uint64_t n, const std::function<void(uint64_t)>& visit) const {
     uint64_t position = 0;
     ForEach([&](const KeyValue& entry) {
       if (position++ % n == 0) visit(entry.first);
     });
     return position;
   }
-  // Replaces *out with the entries whose keys are in [from, to), ascending.
-  virtual void Range(uint64_t from, uint64_t to, std::vector<KeyValue>* out) const = 0;
 };
 
 // Entries held in a sorted array (a trace's load file, a test's entries).
