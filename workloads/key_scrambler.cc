@@ -60,12 +60,14 @@ uint64_t KeyScrambler::Encrypt(uint64_t block) const {
 uint64_t KeyScrambler::Decrypt(uint64_t block) const {
   uint64_t left = block >> half_bits_;
   uint64_t right = block & half_mask_;
-  for (size_t step = 1; step <= kRounds; ++step) {
-    const uint64_t previous_left = right ^ RoundFunction(kRounds - step, left);
-    right = left;
-    left = previous_left;
-  }
+  for (size_t step = 1; step <= kRounds; ++step) UndoRound(kRounds - step, left, right);
   return (left << half_bits_) | right;
+}
+
+void KeyScrambler::UndoRound(size_t round, uint64_t& left, uint64_t& right) const {
+  const uint64_t previous_left = right ^ RoundFunction(round, left);
+  right = left;
+  left = previous_left;
 }
 
 // Cycle-walking: the network permutes the whole 2^(2*half_bits) domain, so following its cycle
@@ -113,11 +115,8 @@ void KeyScrambler::InverseRun(uint64_t first, uint64_t count, uint64_t* out) con
     // Every lane runs the network, idle ones included: a fixed trip count
     // lets the compiler interleave the lanes' chains.
     for (size_t step = 1; step <= kRounds; ++step) {
-      for (size_t lane = 0; lane < kLanes; ++lane) {
-        const uint64_t previous_left = right[lane] ^ RoundFunction(kRounds - step, left[lane]);
-        right[lane] = left[lane];
-        left[lane] = previous_left;
-      }
+      for (size_t lane = 0; lane < kLanes; ++lane)
+        UndoRound(kRounds - step, left[lane], right[lane]);
     }
     for (size_t lane = 0; lane < active;) {
       const uint64_t block = (left[lane] << half_bits_) | right[lane];

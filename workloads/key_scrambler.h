@@ -43,6 +43,8 @@ class KeyScrambler {
   uint64_t RoundFunction(size_t round, uint64_t half) const;
   uint64_t Encrypt(uint64_t block) const;
   uint64_t Decrypt(uint64_t block) const;
+  // Undoes round `round` of the network on the halves (one step of Decrypt).
+  void UndoRound(size_t round, uint64_t& left, uint64_t& right) const;
 
   uint64_t n_;
   int half_bits_;
