@@ -3,6 +3,9 @@
 #include <xxhash.h>
 
 #include <cassert>
+#include <new>
+#include <stdexcept>
+#include <type_traits>
 
 #include "indexes/blink/index_cache.h"
 
@@ -23,13 +26,13 @@ uint64_t ContentHash(const CachedInternalNode& node) {
 
 bool SameContent(const CachedRoutes& routes, const CachedInternalNode& node) {
   if (routes.address != node.address || routes.low_fence != node.low_fence ||
-      routes.high_fence != node.high_fence || routes.separators.size() != node.children.size() ||
-      routes.children.front() != node.leftmost_child) {
+      routes.high_fence != node.high_fence || routes.separators().size() != node.children.size() ||
+      routes.children().front() != node.leftmost_child) {
     return false;
   }
   for (size_t i = 0; i < node.children.size(); ++i) {
-    if (routes.separators[i] != node.children[i].first ||
-        routes.children[i + 1] != node.children[i].second) {
+    if (routes.separators()[i] != node.children[i].first ||
+        routes.children()[i + 1] != node.children[i].second) {
       return false;
     }
   }
@@ -37,6 +40,40 @@ bool SameContent(const CachedRoutes& routes, const CachedInternalNode& node) {
 }
 
 }  // namespace
+
+size_t CachedRoutes::AllocationBytes(size_t separators) {
+  // The arrays follow the header unpadded, and are never destroyed one by one.
+  static_assert(sizeof(CachedRoutes) % alignof(uint64_t) == 0 &&
+                alignof(rdma::GlobalAddress) <= alignof(uint64_t) &&
+                std::is_trivially_destructible_v<rdma::GlobalAddress>);
+  return sizeof(CachedRoutes) + separators * sizeof(uint64_t) +
+         (separators + 1) * sizeof(rdma::GlobalAddress);
+}
+
+CachedRoutes* CachedRoutes::Create(const CachedInternalNode& node) {
+  const size_t count = node.children.size();
+  if (count >= UINT32_MAX) throw std::length_error("a cached node with too many separators");
+  void* memory = ::operator new(AllocationBytes(count));
+  auto* routes = new (memory) CachedRoutes();
+  routes->address = node.address;
+  routes->low_fence = node.low_fence;
+  routes->high_fence = node.high_fence;
+  routes->separator_count_ = static_cast<uint32_t>(count);
+  auto* separators = const_cast<uint64_t*>(routes->SeparatorData());
+  auto* children = const_cast<rdma::GlobalAddress*>(routes->ChildData());
+  new (&children[0]) rdma::GlobalAddress(node.leftmost_child);
+  for (size_t i = 0; i < count; ++i) {
+    separators[i] = node.children[i].first;
+    new (&children[i + 1]) rdma::GlobalAddress(node.children[i].second);
+  }
+  return routes;
+}
+
+void CachedRoutes::Destroy(const CachedRoutes* routes) {
+  if (routes == nullptr) return;
+  routes->~CachedRoutes();
+  ::operator delete(const_cast<CachedRoutes*>(routes));
+}
 
 CachedNodeStore::~CachedNodeStore() {
   // Every holder let go first (the contract), so only expired entries remain.
@@ -62,20 +99,9 @@ std::shared_ptr<const CachedRoutes> CachedNodeStore::Intern(const CachedInternal
       ++it;
     }
   }
-  auto routes = std::make_unique<CachedRoutes>();
-  routes->address = node.address;
-  routes->low_fence = node.low_fence;
-  routes->high_fence = node.high_fence;
-  routes->separators.reserve(node.children.size());
-  routes->children.reserve(node.children.size() + 1);
-  routes->children.push_back(node.leftmost_child);
-  for (const auto& [separator, child] : node.children) {
-    routes->separators.push_back(separator);
-    routes->children.push_back(child);
-  }
-  std::shared_ptr<const CachedRoutes> shared(routes.release(),
+  std::shared_ptr<const CachedRoutes> shared(CachedRoutes::Create(node),
                                              [this, hash](const CachedRoutes* gone) {
-                                               delete gone;
+                                               CachedRoutes::Destroy(gone);
                                                Forget(hash);
                                              });
   std::lock_guard lock(mutex_);

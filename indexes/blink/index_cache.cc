@@ -10,8 +10,6 @@ struct IndexCache::Entry {
   std::shared_ptr<const CachedRoutes> routes;  // possibly shared with other caches
   uint64_t bytes = 0;
   size_t slot = 0;  // position in entries_, kept current by swap-remove
-  // Written by lookups under the shared lock.
-  mutable std::atomic<uint64_t> last_used{0};
 };
 
 namespace {
@@ -42,13 +40,13 @@ uint64_t IndexCache::EntryBytes(const CachedInternalNode& node) {
 }
 
 size_t IndexCache::SlotFor(const CachedRoutes& routes, uint64_t key) {
-  const std::vector<uint64_t>& separators = routes.separators;
+  const std::span<const uint64_t> separators = routes.separators();
   return static_cast<size_t>(std::upper_bound(separators.begin(), separators.end(), key) -
                              separators.begin());
 }
 
 uint64_t IndexCache::SlotHigh(const CachedRoutes& routes, size_t slot) {
-  return slot < routes.separators.size() ? routes.separators[slot] : routes.high_fence;
+  return slot < routes.separators().size() ? routes.separators()[slot] : routes.high_fence;
 }
 
 const IndexCache::Span* IndexCache::FindCoveringLocked(uint64_t key) const {
@@ -56,9 +54,13 @@ const IndexCache::Span* IndexCache::FindCoveringLocked(uint64_t key) const {
   return span != nullptr && key < span->high_fence ? span : nullptr;
 }
 
-void IndexCache::Touch(const Entry& entry) {
-  entry.last_used.store(clock_.fetch_add(1, std::memory_order_relaxed) + 1,
-                        std::memory_order_relaxed);
+void IndexCache::Touch(const Span& span) {
+  std::atomic_ref(span.last_used)
+      .store(clock_.fetch_add(1, std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+}
+
+uint64_t IndexCache::LastUsedLocked(const Entry& entry) const {
+  return by_low_fence_.Find(entry.routes->low_fence)->last_used;
 }
 
 std::optional<CacheRoute> IndexCache::FindLeaf(uint64_t key) {
@@ -68,10 +70,10 @@ std::optional<CacheRoute> IndexCache::FindLeaf(uint64_t key) {
     misses_.fetch_add(1, std::memory_order_relaxed);
     return std::nullopt;
   }
-  Touch(*span->entry);
+  Touch(*span);
   hits_.fetch_add(1, std::memory_order_relaxed);
   const CachedRoutes& routes = *span->routes;
-  return CacheRoute{routes.children[SlotFor(routes, key)], routes.address};
+  return CacheRoute{routes.children()[SlotFor(routes, key)], routes.address};
 }
 
 IndexCache::LeafRange IndexCache::FindLeaves(uint64_t from, uint64_t to, size_t max_leaves) {
@@ -80,19 +82,19 @@ IndexCache::LeafRange IndexCache::FindLeaves(uint64_t from, uint64_t to, size_t 
   std::shared_lock lock(mutex_);
   const Span* span = FindCoveringLocked(from);
   if (span == nullptr) return result;
-  Touch(*span->entry);
+  Touch(*span);
   size_t slot = SlotFor(*span->routes, from);
   while (true) {
     const CachedRoutes& routes = *span->routes;
-    result.leaves.push_back(routes.children[slot]);
+    result.leaves.push_back(routes.children()[slot]);
     result.covered_until = SlotHigh(routes, slot);
     if (result.covered_until >= to || result.leaves.size() >= max_leaves) break;
-    if (++slot <= routes.separators.size()) continue;
+    if (++slot <= routes.separators().size()) continue;
     // Coverage continues only into an entry that starts exactly where this
     // one ends; anything else is a gap the caller must fill remotely.
     span = by_low_fence_.Find(routes.high_fence);
     if (span == nullptr) break;
-    Touch(*span->entry);
+    Touch(*span);
     slot = 0;
   }
   return result;
@@ -114,7 +116,7 @@ void IndexCache::Insert(CachedInternalNode node) {
     RemoveLocked(same->second);
   }
   for (const Span& overlapping : by_low_fence_.Overlapping(low, high)) {
-    RemoveLocked(overlapping.entry);
+    RemoveLocked(by_address_.at(overlapping.routes->address.Pack()));
   }
   // Terminates: bytes <= capacity, and every eviction shrinks bytes_ towards 0.
   while (bytes_ + bytes > capacity_bytes_) EvictOneLocked();
@@ -122,8 +124,8 @@ void IndexCache::Insert(CachedInternalNode node) {
   Entry* raw = entry.get();
   raw->slot = entries_.size();
   // A new entry counts as just used, or it would be the likeliest next victim.
-  Touch(*raw);
-  by_low_fence_.Insert(Span{low, high, raw, raw->routes.get()});
+  const uint64_t now = clock_.fetch_add(1, std::memory_order_relaxed) + 1;
+  by_low_fence_.Insert(Span{low, high, raw->routes.get(), now});
   by_address_.emplace(node.address.Pack(), raw);
   entries_.push_back(std::move(entry));
   bytes_ += bytes;
@@ -146,8 +148,7 @@ void IndexCache::EvictOneLocked() {
     // random eviction.
     size_t other = random_.Uniform(count - 1);
     if (other >= victim) ++other;
-    if (entries_[other]->last_used.load(std::memory_order_relaxed) <
-        entries_[victim]->last_used.load(std::memory_order_relaxed)) {
+    if (LastUsedLocked(*entries_[other]) < LastUsedLocked(*entries_[victim])) {
       victim = other;
     }
   }

@@ -131,7 +131,9 @@ class IndexCache {
   // The entry covering key, or null; callers hold mutex_ in either mode.
   struct Span;
   const Span* FindCoveringLocked(uint64_t key) const;
-  void Touch(const Entry& entry);
+  void Touch(const Span& span);
+  // The last use of a held entry; callers hold mutex_ exclusively.
+  uint64_t LastUsedLocked(const Entry& entry) const;
 
   const uint64_t capacity_bytes_;
   const std::shared_ptr<CachedNodeStore> store_;
@@ -145,11 +147,12 @@ class IndexCache {
   struct Span {
     uint64_t low_fence;
     uint64_t high_fence;
-    Entry* entry;
-    // entry's routes, held here too: a lookup then loads them and the
-    // entry's use stamp in parallel, not one after the other (each is
-    // usually a cache miss in a simulation's working set).
-    const CachedRoutes* routes;
+    const CachedRoutes* routes;  // the entry's
+    // The entry's last use, on the clock_. Kept here, not in the entry, so
+    // that a lookup writes the line it has just read instead of missing on
+    // another (the entry is usually a cache miss in a simulation's working
+    // set). Written by lookups under the shared lock through atomic_ref.
+    mutable uint64_t last_used;
   };
   FenceOrderedSpans<Span> by_low_fence_;
   // By packed address; hashed, since only Insert and Invalidate look here

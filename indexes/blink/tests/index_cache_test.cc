@@ -400,6 +400,28 @@ TEST(IndexCacheConcurrencyTest, ConcurrentOperationsKeepInvariants) {
   }
 }
 
+// Routes live in one allocation, arrays after the header: each array must
+// come back whole, for a node with no separators as for a wide one.
+TEST(CachedRoutesTest, CreateLaysOutTheNodesRoutesInOneBlock) {
+  for (size_t separators : {size_t{0}, size_t{1}, size_t{61}}) {
+    std::vector<uint64_t> keys;
+    for (size_t i = 0; i < separators; ++i) keys.push_back(1000 + 10 * i);
+    const CachedInternalNode node = MakeNode(3, 900, 2000, keys, 40);
+    const CachedRoutes* routes = CachedRoutes::Create(node);
+    EXPECT_EQ(routes->address, node.address);
+    EXPECT_EQ(routes->low_fence, 900u);
+    EXPECT_EQ(routes->high_fence, 2000u);
+    ASSERT_EQ(routes->separators().size(), separators);
+    ASSERT_EQ(routes->children().size(), separators + 1);
+    EXPECT_EQ(routes->children()[0], node.leftmost_child);
+    for (size_t i = 0; i < separators; ++i) {
+      EXPECT_EQ(routes->separators()[i], node.children[i].first);
+      EXPECT_EQ(routes->children()[i + 1], node.children[i].second);
+    }
+    CachedRoutes::Destroy(routes);
+  }
+}
+
 // Caches that share a store hold one copy of identical nodes, and still
 // decide alone: each charges the node's full size and evicts on its own.
 TEST(IndexCacheSharingTest, IdenticalCopiesAreStoredOnceAndCachesStayIndependent) {
