@@ -9,6 +9,7 @@
 
 #include "harness/driver/backend_fabrics.h"
 #include "harness/rdma/errors.h"
+#include "indexes/blink/key_address_cache.h"
 
 namespace dmbench::driver {
 
@@ -55,6 +56,12 @@ uint64_t RunMemoryLowerBound(const RunConfig& config, uint64_t atomic_buckets) {
   long double bytes = nodes * 16;
   if (!config.workload.trace.empty()) bytes += keys * 16;  // a trace's load file, held sorted
   if (config.verify) bytes += keys * 16;                   // the checker's initial values
+  if (config.index.speculative_lookup) {
+    // Every compute server's hint table, taken whole when the tree is built.
+    bytes += static_cast<long double>(config.topology.compute_servers) *
+             static_cast<long double>(config.index.speculative_hints) *
+             indexes::KeyAddressCache::kEntryBytes;
+  }
   if (config.backend.type == "sim") {
     // The memory servers live in this process: nodes built on first touch
     // cost their bookkeeping until then; written up front, their bytes.
@@ -94,9 +101,15 @@ void RequireSimulatedTopology(const rdma::Topology& topology) {
 }
 
 void RequireMachineFor(const RunConfig& config) {
-  const std::string keys = "workload.keys (" + std::to_string(config.workload.keys) +
-                           " keys, of which workload.bulkload_fraction bulkloads " +
-                           std::to_string(config.workload.BulkloadCount()) + ")";
+  std::string keys = "workload.keys (" + std::to_string(config.workload.keys) +
+                     " keys, of which workload.bulkload_fraction bulkloads " +
+                     std::to_string(config.workload.BulkloadCount()) + ")";
+  if (config.index.speculative_lookup) {
+    keys += " with index.speculative_hints (" + std::to_string(config.index.speculative_hints) +
+            " per compute server, " + std::to_string(indexes::KeyAddressCache::kEntryBytes) +
+            " bytes each, over topology.compute_servers " +
+            std::to_string(config.topology.compute_servers) + ")";
+  }
   if (config.backend.type != "sim") {
     RequireMemory(RunMemoryLowerBound(config, 0), keys + ", with the bulkloaded tree's shape,");
     return;
@@ -107,8 +120,8 @@ void RequireMachineFor(const RunConfig& config) {
                     std::to_string(config.topology.memory_servers) + ", with " +
                     std::to_string(profile.atomic_buckets) +
                     " atomic buckets each), counting only the bulkloaded tree's shape, its "
-                    "nodes (or, with backend.deferred_bulkload, their bookkeeping) and the "
-                    "buckets,");
+                    "nodes (or, with backend.deferred_bulkload, their bookkeeping), the "
+                    "buckets and any hint tables,");
   RequireSimulatedTopology(config.topology);
 }
 

@@ -21,7 +21,8 @@ uint64_t PeakResidentBytes();
 
 // The least this process holds for a run of `config`: the bulkloaded
 // tree's shape (16 bytes per node), a trace's load file and the checker's
-// initial values when asked for, and, on the simulated fabric, whose memory
+// initial values when asked for, every compute server's speculative-lookup
+// hint table when the index has one, and, on the simulated fabric, whose memory
 // servers live in this process, the bulkloaded nodes (or their bookkeeping
 // until first touch, backend.deferred_bulkload) and the NICs' atomic
 // buckets. `atomic_buckets`: the NIC profile's, per memory server (0 for a

@@ -7,6 +7,7 @@
 namespace dmbench::indexes {
 
 KeyAddressCache::KeyAddressCache(uint64_t entries) : slots_(entries) {
+  static_assert(sizeof(Slot) == kEntryBytes);
   if (entries == 0) throw std::invalid_argument("a key-address cache needs at least one entry");
 }
 

@@ -32,8 +32,10 @@ struct EntryHint {
 
 class KeyAddressCache {
  public:
-  // `entries` > 0 slots; their memory is taken up front (24 bytes each).
+  // `entries` > 0 slots; their memory is taken up front (kEntryBytes each).
   explicit KeyAddressCache(uint64_t entries);
+  // What one slot holds in memory; memory budgets count it before building.
+  static constexpr uint64_t kEntryBytes = 24;
 
   std::optional<EntryHint> Find(uint64_t key) const;
   void Remember(uint64_t key, EntryHint hint);

@@ -162,7 +162,8 @@ const ConfigFields<TreeOptions>& TreeOptions::Fields() {
               "the whole leaf only if it no longer holds the key (needs consistency cacheline)")
         .Unsigned("speculative_hints", &O::speculative_hints, 1, 1ull << 32,
                   "key-to-entry hints per compute server for speculative_lookup, direct-mapped, "
-                  "24 bytes each (SMART: 1,000,000)");
+                  "24 bytes each, taken up front (a run whose tables exceed this machine's "
+                  "memory is refused; SMART: 1,000,000)");
     return list;
   }();
   return fields;

@@ -112,6 +112,20 @@ TEST(MachineBudget, KeySpaceBeyondThisMachineIsRefusedBeforeTheRun) {
   EXPECT_EQ(RunMemoryLowerBound(config, 0), uint64_t{1} << 39);
 }
 
+TEST(MachineBudget, HintTablesBeyondThisMachineAreRefused) {
+  // SMART-BT's hint tables are taken whole when the tree is built: 2^32 per
+  // compute server, 8 of them, is 768 GiB before the first operation.
+  const RunConfig huge = LoadRunConfig(
+      {{"index", {{"preset", "smartbt"}, {"speculative_hints", uint64_t{1} << 32}}}}, "c.json", {});
+  EXPECT_TRUE(Mentions(Refusal([&] { RequireMachineFor(huge); }),
+                       "index.speculative_hints (4294967296 per compute server, 24 bytes each"));
+  const RunConfig smart = LoadRunConfig({{"index", {{"preset", "smartbt"}}}}, "c.json", {});
+  EXPECT_EQ(Refusal([&] { RequireMachineFor(smart); }), "accepted");
+  EXPECT_EQ(RunMemoryLowerBound(smart, 0) -
+                RunMemoryLowerBound(LoadRunConfig(nlohmann::json::object(), "c.json", {}), 0),
+            uint64_t{8} * 1'000'000 * 24);
+}
+
 TEST(MachineBudget, SimulatedClientsBeyondTheMappingLimitAreRefused) {
   // 640 000 coroutine stacks used to spin in mmap for minutes, then fail.
   const RunConfig config = LoadRunConfig(
