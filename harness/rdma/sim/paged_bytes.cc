@@ -9,26 +9,40 @@
 
 namespace dmbench::rdma::sim {
 
-PagedBytes::PagedBytes(uint64_t size)
-    : size_(size), table_bytes_(((size + kPageBytes - 1) >> kPageBits) * sizeof(uint32_t)) {
-  // Anonymous and unreserved, like the memory it describes: the table costs
-  // the operating-system pages of the entries a run writes.
-  void* mapping = mmap(nullptr, std::max<uint64_t>(table_bytes_, 1), PROT_READ | PROT_WRITE,
+namespace {
+
+// Anonymous, zero-filled and unreserved: it costs the operating-system pages
+// a run writes. nullptr when the mapping fails.
+void* MapLazily(uint64_t bytes) {
+  void* mapping = mmap(nullptr, std::max<uint64_t>(bytes, 1), PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (mapping == MAP_FAILED) {
-    throw MemoryExhaustedError("cannot map the page table of a simulated memory server of " +
-                               std::to_string(size >> 20) + " MiB; lower topology.host_memory_mib");
-  }
-  table_ = static_cast<uint32_t*>(mapping);
+  return mapping == MAP_FAILED ? nullptr : mapping;
 }
 
-PagedBytes::~PagedBytes() { munmap(table_, std::max<uint64_t>(table_bytes_, 1)); }
+}  // namespace
+
+PagedBytes::PagedBytes(uint64_t size)
+    : size_(size),
+      table_bytes_(((size + kPageBytes - 1) >> kPageBits) * sizeof(uint32_t)),
+      arena_bytes_(((size + kPageBytes - 1) >> kPageBits) << kPageBits) {
+  table_ = static_cast<uint32_t*>(MapLazily(table_bytes_));
+  arena_ = static_cast<uint8_t*>(MapLazily(arena_bytes_));
+  if (table_ == nullptr || arena_ == nullptr) {
+    if (table_ != nullptr) munmap(table_, std::max<uint64_t>(table_bytes_, 1));
+    if (arena_ != nullptr) munmap(arena_, std::max<uint64_t>(arena_bytes_, 1));
+    throw MemoryExhaustedError("cannot map a simulated memory server of " +
+                               std::to_string(size >> 20) + " MiB; lower topology.host_memory_mib");
+  }
+}
+
+PagedBytes::~PagedBytes() {
+  munmap(table_, std::max<uint64_t>(table_bytes_, 1));
+  munmap(arena_, std::max<uint64_t>(arena_bytes_, 1));
+}
 
 uint32_t PagedBytes::NewPage() {
-  if (pages_ % kSlabPages == 0) {
-    // Value-initialized: a page starts zeroed, as the bytes it stands for read.
-    slabs_.push_back(std::make_unique<uint8_t[]>(kSlabPages * kPageBytes));
-  }
+  // The table has one entry per page of the space, so the arena, which holds
+  // as many pages, cannot run out; slots are 32-bit.
   if (pages_ >= UINT32_MAX) {
     throw MemoryExhaustedError("a simulated memory server wrote more than 4 TiB");
   }

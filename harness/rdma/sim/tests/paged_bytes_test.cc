@@ -6,7 +6,10 @@
 
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
+
+#include "harness/rdma/errors.h"
 
 namespace dmbench::rdma::sim {
 namespace {
@@ -56,6 +59,19 @@ TEST(PagedBytes, UnwrittenBytesReadAsZeroAndCostNoPage) {
   // The rest of a written page still reads as zero.
   paged.Read(5 * kPage + 16, &read, sizeof(read));
   EXPECT_EQ(read, 0u);
+}
+
+// A space no process can map (1 PiB, past x86-64's 128 TiB of user
+// addresses) is refused when built, naming what to lower, not at a first
+// write far into a run.
+TEST(PagedBytes, ASpaceBeyondTheAddressSpaceIsRefused) {
+  try {
+    PagedBytes paged(uint64_t{1} << 50);
+    FAIL() << "a 1 PiB space was mapped";
+  } catch (const MemoryExhaustedError& error) {
+    EXPECT_NE(std::string(error.what()).find("lower topology.host_memory_mib"), std::string::npos)
+        << error.what();
+  }
 }
 
 }  // namespace
