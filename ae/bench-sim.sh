@@ -7,11 +7,14 @@
 # (OUT/sim-speed.json) from plots/sim_speed_table.py.
 #
 #   ae/bench-sim.sh [--keys N,...] [--indexes PRESET,...] [--measure-ms MS]
-#                   [--out DIR] [--set PATH=VALUE ...]
+#                   [--repeat N] [--out DIR] [--set PATH=VALUE ...]
 #
 # Defaults: keys 10000000,100000000,1000000000 (the paper's 1 B last),
-# indexes sherman, a 5 ms window after the config's 2 ms warm-up, DIR
-# results/bench-sim. The base is configs/runs/write-intensive-skewed.json
+# indexes sherman, a 5 ms window after the config's 2 ms warm-up, one run
+# per point, DIR results/bench-sim. --repeat N runs every point N times, in
+# rounds over all points so that a slow spell of the machine spreads over
+# them, and the table gives medians and the speeds' ranges: on a shared or
+# virtual machine one run can be 15% off the next. The base is configs/runs/write-intensive-skewed.json
 # (the paper's 8 x 22 clients); --set overrides go to every point. A point
 # this machine cannot hold is refused by dmbench before it builds anything,
 # and the table shows the refusal. Run it alone: a second busy core slows
@@ -22,6 +25,7 @@ cd "$(dirname "$0")/.."
 keys=10000000,100000000,1000000000
 indexes=sherman
 measure_ms=5
+repeat=1
 out=results/bench-sim
 sets=()
 while [[ $# -gt 0 ]]; do
@@ -29,16 +33,21 @@ while [[ $# -gt 0 ]]; do
     --keys) keys=${2:?--keys needs a comma-separated list}; shift ;;
     --indexes) indexes=${2:?--indexes needs a comma-separated list}; shift ;;
     --measure-ms) measure_ms=${2:?--measure-ms needs a number}; shift ;;
+    --repeat) repeat=${2:?--repeat needs a count}; shift ;;
     --out) out=${2:?--out needs a directory}; shift ;;
     --set) sets+=(--set "${2:?--set needs PATH=VALUE}"); shift ;;
     -h|--help) sed -n '2,/^set -euo pipefail/{/^#/s/^# \{0,1\}//p}' "$0" >&2; exit 0 ;;
     *) echo "ae/bench-sim.sh: unknown argument '$1' (allowed: --keys, --indexes," \
-            "--measure-ms, --out, --set)" >&2; exit 2 ;;
+            "--measure-ms, --repeat, --out, --set)" >&2; exit 2 ;;
   esac
   shift
 done
 if ! [[ "$keys" =~ ^[0-9]+(,[0-9]+)*$ ]]; then
   echo "ae/bench-sim.sh: --keys takes positive integers separated by commas, got '$keys'" >&2
+  exit 2
+fi
+if ! [[ "$repeat" =~ ^[1-9][0-9]*$ ]]; then
+  echo "ae/bench-sim.sh: --repeat takes a positive integer, got '$repeat'" >&2
   exit 2
 fi
 if ! [[ "$indexes" =~ ^[a-z0-9+-]+(,[a-z0-9+-]+)*$ ]]; then
@@ -52,28 +61,31 @@ source ae/dmbench-release.sh
 mkdir -p "$out/points"
 IFS=, read -r -a key_list <<<"$keys"
 IFS=, read -r -a index_list <<<"$indexes"
-for mix in read-intensive write-intensive; do
-  for index in "${index_list[@]}"; do
-    for count in "${key_list[@]}"; do
-      name="$mix-$index-$count"
-      # The memory servers must hold the bulkload: the base config's 16-byte
-      # entries in leaves 80% full over 8 servers take 2 bytes per key on
-      # each; twice that leaves room for the rest (1 B keys: 4096 MiB).
-      host_mib=1024
-      while (( host_mib * 1048576 < 4 * count )); do host_mib=$((host_mib * 2)); done
-      echo "== $name" >&2
-      status=0
-      "$DMBENCH" run --config configs/runs/write-intensive-skewed.json \
-        --set workload.mix="$mix" --set index.preset="$index" --set workload.keys="$count" \
-        --set run.measure_ms="$measure_ms" --set topology.host_memory_mib="$host_mib" "${sets[@]}" \
-        --out "$out/points/$name.json" >"$out/points/$name.log" 2>&1 || status=$?
-      if [[ $status -ne 0 ]]; then
-        # Exit 2 is a refused config (e.g. more memory than this machine
-        # has): the table shows why. Anything else is a failure.
-        tail -n 3 "$out/points/$name.log" >&2
-        [[ $status -eq 2 ]] || exit "$status"
-        rm -f "$out/points/$name.json"
-      fi
+for ((round = 1; round <= repeat; round++)); do
+  for mix in read-intensive write-intensive; do
+    for index in "${index_list[@]}"; do
+      for count in "${key_list[@]}"; do
+        name="$mix-$index-$count"
+        (( repeat == 1 )) || name+=".r$round"
+        # The memory servers must hold the bulkload: the base config's 16-byte
+        # entries in leaves 80% full over 8 servers take 2 bytes per key on
+        # each; twice that leaves room for the rest (1 B keys: 4096 MiB).
+        host_mib=1024
+        while (( host_mib * 1048576 < 4 * count )); do host_mib=$((host_mib * 2)); done
+        echo "== $name" >&2
+        status=0
+        "$DMBENCH" run --config configs/runs/write-intensive-skewed.json \
+          --set workload.mix="$mix" --set index.preset="$index" --set workload.keys="$count" \
+          --set run.measure_ms="$measure_ms" --set topology.host_memory_mib="$host_mib" "${sets[@]}" \
+          --out "$out/points/$name.json" >"$out/points/$name.log" 2>&1 || status=$?
+        if [[ $status -ne 0 ]]; then
+          # Exit 2 is a refused config (e.g. more memory than this machine
+          # has): the table shows why. Anything else is a failure.
+          tail -n 3 "$out/points/$name.log" >&2
+          [[ $status -eq 2 ]] || exit "$status"
+          rm -f "$out/points/$name.json"
+        fi
+      done
     done
   done
 done

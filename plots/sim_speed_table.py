@@ -6,10 +6,13 @@ usage: plots/sim_speed_table.py DIR
 
 DIR/points/ holds what ae/bench-sim.sh wrote: NAME.json, a `dmbench run`
 result, for each point that ran, and NAME.log, its output, for every point.
-A point with a log and no result was refused before it started (the log's
-last line says why, e.g. more memory than the machine has). Writes
-DIR/sim-speed.json (one object per point) and DIR/sim-speed.md (the table),
-and prints the table.
+With --repeat N each point ran N times, as NAME.rK.json and NAME.rK.log
+(K = 1..N); its row gives the median of each wall-clock figure and, for the
+speeds, the range over the runs, and the runs' simulated figures must agree
+(the same config and seed simulate the same thing). A point with a log and
+no result was refused before it started (the log's last line says why, e.g.
+more memory than the machine has). Writes DIR/sim-speed.json (one object per
+point) and DIR/sim-speed.md (the table), and prints the table.
 
 Columns: the workload mix, index preset and key count; simulated index
 operations (warm-up and window) per wall-clock second and events per
@@ -27,6 +30,8 @@ message names the file and field); 2 for bad usage.
 from __future__ import annotations
 
 import json
+import re
+import statistics
 import sys
 from pathlib import Path
 from typing import Any
@@ -94,12 +99,36 @@ def ran_point(path: Path) -> dict:
     }
 
 
-def refused_point(log: Path) -> dict:
+# Figures a run simulates: equal in every run of a point.
+SIMULATED = ("index_operations", "events", "throughput_mops")
+# Figures of the machine running it, which vary from run to run: the median.
+WALL = ("index_operations_per_wall_second", "events_per_wall_second", "wall_seconds",
+        "setup_wall_seconds", "peak_rss_bytes", "bytes_per_key")
+RANGED = ("index_operations_per_wall_second", "events_per_wall_second")
+
+
+def point_of_runs(name: str, runs: list[dict], where: Path) -> dict:
+    """One row from a point's runs (at least one)."""
+    row = dict(runs[0], point=name, runs=len(runs))
+    for key in SIMULATED:
+        if len({run[key] for run in runs}) > 1:
+            raise TableError(f"{where}: {name}: its runs simulated different {key} "
+                             f"({sorted({run[key] for run in runs})}); the same config and seed "
+                             "must give the same simulation")
+    for key in WALL:
+        values = [run[key] for run in runs if run[key] is not None]
+        row[key] = statistics.median(values) if values else None
+    for key in RANGED:
+        row[f"{key}_range"] = [min(run[key] for run in runs), max(run[key] for run in runs)]
+    return row
+
+
+def refused_point(log: Path, name: str) -> dict:
     lines = [line for line in log.read_text(encoding="utf-8", errors="replace").splitlines()
              if line.strip()]
-    mix, _, rest = log.stem.partition("-intensive-")
+    mix, _, rest = name.partition("-intensive-")
     index, _, keys = rest.rpartition("-")
-    return {"point": log.stem, "mix": f"{mix}-intensive", "index": index,
+    return {"point": name, "mix": f"{mix}-intensive", "index": index,
             "keys": int(keys) if keys.isdigit() else 0, "ran": False,
             "refused": lines[-1] if lines else "(no output)"}
 
@@ -108,10 +137,16 @@ def points(directory: Path) -> list[dict]:
     folder = directory / "points"
     if not folder.is_dir():
         raise TableError(f"{folder}: no such directory (run ae/bench-sim.sh --out {directory})")
-    rows = []
+    logs: dict[str, list[Path]] = {}
     for log in sorted(folder.glob("*.log")):
-        result = log.with_suffix(".json")
-        rows.append(ran_point(result) if result.exists() else refused_point(log))
+        # NAME.log, or NAME.rK.log for run K of a repeated point.
+        logs.setdefault(re.sub(r"\.r[0-9]+$", "", log.stem), []).append(log)
+    rows = []
+    for name, point_logs in logs.items():
+        runs = [ran_point(log.with_suffix(".json")) for log in point_logs
+                if log.with_suffix(".json").exists()]
+        rows.append(point_of_runs(name, runs, folder) if runs
+                    else refused_point(point_logs[-1], name))
     if not rows:
         raise TableError(f"{folder}: no points (NAME.log files) in it")
     rows.sort(key=lambda row: (row["mix"], row["index"], row["keys"]))
@@ -126,6 +161,15 @@ def per_key(value: float | None) -> str:
     return "–" if value is None else f"{value:.0f}"
 
 
+def speed(row: dict, key: str, digits: int) -> str:
+    """Millions per second; with several runs, the median and the range."""
+    text = f"{row[key] / 1e6:.{digits}f}"
+    if row["runs"] > 1:
+        low, high = row[f"{key}_range"]
+        text += f" ({low / 1e6:.{digits}f}–{high / 1e6:.{digits}f})"
+    return text
+
+
 def table(rows: list[dict]) -> str:
     header = ("| workload | index | keys | M index ops / wall s | M events / wall s | "
               "wall s (set-up) | peak RSS GiB | bytes / key | simulated Mops |")
@@ -136,8 +180,8 @@ def table(rows: list[dict]) -> str:
             lines.append(f"{start} refused: {row['refused']} | | | | | |")
             continue
         lines.append(
-            f"{start} {row['index_operations_per_wall_second'] / 1e6:.3f} | "
-            f"{row['events_per_wall_second'] / 1e6:.2f} | "
+            f"{start} {speed(row, 'index_operations_per_wall_second', 3)} | "
+            f"{speed(row, 'events_per_wall_second', 2)} | "
             f"{row['wall_seconds']:.1f} ({row['setup_wall_seconds']:.1f}) | "
             f"{gibibytes(row['peak_rss_bytes'])} | {per_key(row['bytes_per_key'])} | "
             f"{row['throughput_mops']:.3f} |")

@@ -27,13 +27,14 @@ def run(*args) -> subprocess.CompletedProcess:
                           text=True, check=False)
 
 
-def write_point(folder: Path, mix: str, keys: int, peak: int, speed: float) -> dict:
+def write_point(folder: Path, mix: str, keys: int, peak: int, speed: float,
+                run_suffix: str = "") -> dict:
     config = fixtures.resolve({"workload": {"mix": mix, "keys": keys}})
     result = fixtures.model_run(config)
     result["wall_clock"].update({"peak_rss_bytes": peak, "wall_seconds": 30.0,
                                  "simulation_wall_seconds": 20.0,
                                  "index_operations_per_wall_second": speed})
-    name = f"{mix}-{config['index']['preset']}-{keys}"
+    name = f"{mix}-{config['index']['preset']}-{keys}{run_suffix}"
     fixtures.write_json(folder / f"{name}.json", result)
     (folder / f"{name}.log").write_text("ran\n")
     return result
@@ -89,6 +90,29 @@ class SimSpeedTable(unittest.TestCase):
         process = run(self.out)
         self.assertEqual(process.returncode, 0, process.stderr)
         self.assertIn("| – | – |", process.stdout)
+
+    def test_repeated_runs_give_medians_and_the_speed_range(self):
+        for run_index, (speed, peak) in enumerate([(300_000.0, 3 << 30), (200_000.0, 1 << 30),
+                                                   (260_000.0, 2 << 30)], start=1):
+            write_point(self.folder, "write-intensive", 10_000_000, peak, speed, f".r{run_index}")
+        process = run(self.out)
+        self.assertEqual(process.returncode, 0, process.stderr)
+        [row] = json.loads((self.out / "sim-speed.json").read_text())
+        self.assertEqual((row["point"], row["runs"]), ("write-intensive-sherman-10000000", 3))
+        self.assertEqual(row["index_operations_per_wall_second"], 260_000.0)
+        self.assertEqual(row["index_operations_per_wall_second_range"], [200_000.0, 300_000.0])
+        self.assertEqual(row["peak_rss_bytes"], 2 << 30)
+        self.assertIn("| 10,000,000 | 0.260 (0.200–0.300) |", process.stdout)
+
+    def test_runs_of_one_point_that_simulated_differently_are_named(self):
+        write_point(self.folder, "read-intensive", 10_000, 1 << 20, 1.0, ".r1")
+        other = write_point(self.folder, "read-intensive", 10_000, 1 << 20, 1.0, ".r2")
+        other["simulator"]["events"] += 1
+        fixtures.write_json(self.folder / "read-intensive-sherman-10000.r2.json", other)
+        process = run(self.out)
+        self.assertEqual(process.returncode, 1)
+        self.assertIn("read-intensive-sherman-10000: its runs simulated different events",
+                      process.stderr)
 
     def test_no_points_and_bad_usage(self):
         self.assertEqual(run(self.out).returncode, 1)
