@@ -6,6 +6,7 @@
 #include <new>
 #include <stdexcept>
 #include <type_traits>
+#include <vector>
 
 #include "indexes/blink/index_cache.h"
 

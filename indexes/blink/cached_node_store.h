@@ -12,12 +12,12 @@
 // new copy, shared only with caches that fetched the same version.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <span>
 #include <unordered_map>
-#include <vector>
 
 #include "harness/rdma/global_address.h"
 
