@@ -29,9 +29,9 @@ class KeyScrambler {
 
   // out[i] = Inverse(first + i) for i < count: the bulk path for a pass over
   // consecutive keys. One key's rounds form a dependent chain (table loads,
-  // or multiplies past kTabledHalfBits), so it keeps several keys in flight
-  // (a key whose walk ends is replaced by the next). Throws
-  // std::out_of_range unless first + count <= n; `out` holds count values.
+  // or multiplies past kTabledHalfBits), so it steps a batch of keys at a
+  // time. Throws std::out_of_range unless first + count <= n; `out` holds
+  // count values.
   void InverseRun(uint64_t first, uint64_t count, uint64_t* out) const;
 
   uint64_t items() const { return n_; }

@@ -83,9 +83,12 @@ TEST(KeyScramblerTest, RejectsOutOfRangeInput) {
 }
 
 TEST(KeyScramblerTest, InverseRunGivesInverseOfEveryKeyOfTheRun) {
-  // Sizes around the lane count, domains with long and short walks.
-  for (const uint64_t items :
-       {uint64_t{1}, uint64_t{2}, uint64_t{3}, uint64_t{17}, uint64_t{4'097}, uint64_t{100'003}}) {
+  // Runs shorter and longer than a batch; domains with long walks (stepped
+  // breadth first: 1, 2, 3, 17, 4 097 and 100 003 keys) and with short ones
+  // (the plain loop: 15 and 60 000 keys, whose networks permute 16 and
+  // 65 536 values).
+  for (const uint64_t items : {uint64_t{1}, uint64_t{2}, uint64_t{3}, uint64_t{15}, uint64_t{17},
+                               uint64_t{4'097}, uint64_t{60'000}, uint64_t{100'003}}) {
     const KeyScrambler scrambler(items, items * 7 + 1);
     for (const uint64_t first : {uint64_t{0}, items / 3, items - 1}) {
       const uint64_t count = items - first;
@@ -96,6 +99,14 @@ TEST(KeyScramblerTest, InverseRunGivesInverseOfEveryKeyOfTheRun) {
       }
       EXPECT_EQ(out[count], ~uint64_t{0}) << "wrote past the run";
     }
+  }
+  // Past 2^32 keys the rounds are hashed, not tabled.
+  const uint64_t items = (uint64_t{1} << 40) + 5;
+  const KeyScrambler scrambler(items, 9);
+  std::vector<uint64_t> out(1'000);
+  scrambler.InverseRun(items / 2, out.size(), out.data());
+  for (uint64_t i = 0; i < out.size(); ++i) {
+    ASSERT_EQ(out[i], scrambler.Inverse(items / 2 + i)) << "key " << items / 2 + i;
   }
 }
 
