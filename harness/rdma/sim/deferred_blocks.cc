@@ -78,12 +78,16 @@ void DeferredBlocks::MaterializeSlow(PagedBytes& memory, uint64_t offset, uint64
 }
 
 void DeferredBlocks::RefreshGranules(uint64_t first, uint64_t last) {
+  // One search for the first granule; later granules start later, so the
+  // blocks that end before one of them are passed for good.
+  auto from = FirstOverlapping(first << kGranuleBits);
   for (uint64_t granule = first; granule <= last; ++granule) {
     if (!GranulePending(granule)) continue;
     const uint64_t begin = granule << kGranuleBits;
     const uint64_t end = begin + (uint64_t{1} << kGranuleBits);
+    while (from != blocks_.end() && from->offset + from->bytes <= begin) ++from;
     bool pending = false;
-    for (auto it = FirstOverlapping(begin); it != blocks_.end() && it->offset < end; ++it) {
+    for (auto it = from; it != blocks_.end() && it->offset < end; ++it) {
       if (!it->built && it->offset + it->bytes > begin) {
         pending = true;
         break;
