@@ -14,11 +14,12 @@
 # per point, DIR results/bench-sim. --repeat N runs every point N times, in
 # rounds over all points so that a slow spell of the machine spreads over
 # them, and the table gives medians and the speeds' ranges: on a shared or
-# virtual machine one run can be 15% off the next. The base is configs/runs/write-intensive-skewed.json
-# (the paper's 8 x 22 clients); --set overrides go to every point. A point
-# this machine cannot hold is refused by dmbench before it builds anything,
-# and the table shows the refusal. Run it alone: a second busy core slows
-# every figure. Set DMBENCH to a dmbench binary to skip set-up and build.
+# virtual machine one run can be 15% off the next. The base is
+# configs/runs/write-intensive-skewed.json (the paper's 8 x 22 clients);
+# --set overrides go to every point. A point this machine cannot hold is
+# refused by dmbench before it builds anything, and the table shows the
+# refusal. Run it alone: a second busy core slows every figure. Set DMBENCH
+# to a dmbench binary to skip set-up and build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

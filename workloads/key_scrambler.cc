@@ -75,14 +75,12 @@ uint64_t KeyScrambler::Encrypt(uint64_t block) const {
 uint64_t KeyScrambler::Decrypt(uint64_t block) const {
   uint64_t left = block >> half_bits_;
   uint64_t right = block & half_mask_;
-  for (size_t step = 1; step <= kRounds; ++step) UndoRound(kRounds - step, left, right);
+  for (size_t step = 1; step <= kRounds; ++step) {
+    const uint64_t previous_left = right ^ RoundFunction(kRounds - step, left);
+    right = left;
+    left = previous_left;
+  }
   return (left << half_bits_) | right;
-}
-
-void KeyScrambler::UndoRound(size_t round, uint64_t& left, uint64_t& right) const {
-  const uint64_t previous_left = right ^ RoundFunction(round, left);
-  right = left;
-  left = previous_left;
 }
 
 // Cycle-walking: the network permutes the whole 2^(2*half_bits) domain, so following its cycle
@@ -98,6 +96,10 @@ uint64_t KeyScrambler::Permute(uint64_t rank) const {
 
 uint64_t KeyScrambler::Inverse(uint64_t key) const {
   CheckInRange(key, n_, "key");
+  return WalkBack(key);
+}
+
+uint64_t KeyScrambler::WalkBack(uint64_t key) const {
   uint64_t block = key;
   do {
     block = Decrypt(block);
@@ -123,13 +125,7 @@ void KeyScrambler::InverseRun(uint64_t first, uint64_t count, uint64_t* out) con
   // now and overwrites it later.
   const long double domain = std::ldexp(1.0L, 2 * half_bits_);
   if (domain * 4 < static_cast<long double>(n_) * 5) {
-    for (uint64_t i = 0; i < count; ++i) {
-      uint64_t block = first + i;
-      do {
-        block = Decrypt(block);
-      } while (block >= n_);
-      out[i] = block;
-    }
+    for (uint64_t i = 0; i < count; ++i) out[i] = WalkBack(first + i);
     return;
   }
   constexpr size_t kBatch = 256;

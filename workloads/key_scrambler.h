@@ -51,8 +51,9 @@ class KeyScrambler {
   uint64_t HashedRoundFunction(size_t round, uint64_t half) const;
   uint64_t Encrypt(uint64_t block) const;
   uint64_t Decrypt(uint64_t block) const;
-  // Undoes round `round` of the network on the halves (one step of Decrypt).
-  void UndoRound(size_t round, uint64_t& left, uint64_t& right) const;
+  // Inverse of an in-range key, unchecked: Decrypt along the cycle until the
+  // walk is back in [0, n).
+  uint64_t WalkBack(uint64_t key) const;
 
   uint64_t n_;
   int half_bits_;

@@ -101,22 +101,23 @@ void RequireSimulatedTopology(const rdma::Topology& topology) {
 }
 
 void RequireMachineFor(const RunConfig& config) {
-  std::string keys = "workload.keys (" + std::to_string(config.workload.keys) +
-                     " keys, of which workload.bulkload_fraction bulkloads " +
-                     std::to_string(config.workload.BulkloadCount()) + ")";
+  // The fields that ask for the memory, as the error names them.
+  std::string fields = "workload.keys (" + std::to_string(config.workload.keys) +
+                       " keys, of which workload.bulkload_fraction bulkloads " +
+                       std::to_string(config.workload.BulkloadCount()) + ")";
   if (config.index.speculative_lookup) {
-    keys += " with index.speculative_hints (" + std::to_string(config.index.speculative_hints) +
-            " per compute server, " + std::to_string(indexes::KeyAddressCache::kEntryBytes) +
-            " bytes each, over topology.compute_servers " +
-            std::to_string(config.topology.compute_servers) + ")";
+    fields += " with index.speculative_hints (" + std::to_string(config.index.speculative_hints) +
+              " per compute server, " + std::to_string(indexes::KeyAddressCache::kEntryBytes) +
+              " bytes each, over topology.compute_servers " +
+              std::to_string(config.topology.compute_servers) + ")";
   }
   if (config.backend.type != "sim") {
-    RequireMemory(RunMemoryLowerBound(config, 0), keys + ", with the bulkloaded tree's shape,");
+    RequireMemory(RunMemoryLowerBound(config, 0), fields + ", with the bulkloaded tree's shape,");
     return;
   }
   const rdma::sim::NicProfile profile = SimNicProfile(config);
   RequireMemory(RunMemoryLowerBound(config, profile.atomic_buckets),
-                "the simulated cluster of " + keys + " and topology.memory_servers (" +
+                "the simulated cluster of " + fields + " and topology.memory_servers (" +
                     std::to_string(config.topology.memory_servers) + ", with " +
                     std::to_string(profile.atomic_buckets) +
                     " atomic buckets each), counting only the bulkloaded tree's shape, its "

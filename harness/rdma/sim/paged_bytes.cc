@@ -19,6 +19,11 @@ void* MapLazily(uint64_t bytes) {
   return mapping == MAP_FAILED ? nullptr : mapping;
 }
 
+// Undoes MapLazily(bytes); null is left alone.
+void Unmap(void* mapping, uint64_t bytes) {
+  if (mapping != nullptr) munmap(mapping, std::max<uint64_t>(bytes, 1));
+}
+
 }  // namespace
 
 PagedBytes::PagedBytes(uint64_t size)
@@ -28,16 +33,16 @@ PagedBytes::PagedBytes(uint64_t size)
   table_ = static_cast<uint32_t*>(MapLazily(table_bytes_));
   arena_ = static_cast<uint8_t*>(MapLazily(arena_bytes_));
   if (table_ == nullptr || arena_ == nullptr) {
-    if (table_ != nullptr) munmap(table_, std::max<uint64_t>(table_bytes_, 1));
-    if (arena_ != nullptr) munmap(arena_, std::max<uint64_t>(arena_bytes_, 1));
+    Unmap(table_, table_bytes_);
+    Unmap(arena_, arena_bytes_);
     throw MemoryExhaustedError("cannot map a simulated memory server of " +
                                std::to_string(size >> 20) + " MiB; lower topology.host_memory_mib");
   }
 }
 
 PagedBytes::~PagedBytes() {
-  munmap(table_, std::max<uint64_t>(table_bytes_, 1));
-  munmap(arena_, std::max<uint64_t>(arena_bytes_, 1));
+  Unmap(table_, table_bytes_);
+  Unmap(arena_, arena_bytes_);
 }
 
 uint32_t PagedBytes::NewPage() {
