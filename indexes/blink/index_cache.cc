@@ -3,13 +3,14 @@
 #include <algorithm>
 #include <iterator>
 #include <mutex>
+#include <stdexcept>
+#include <string>
 
 namespace dmbench::indexes {
 
 struct IndexCache::Entry {
   std::shared_ptr<const CachedRoutes> routes;  // possibly shared with other caches
   uint64_t bytes = 0;
-  size_t slot = 0;  // position in entries_, kept current by swap-remove
 };
 
 namespace {
@@ -104,39 +105,36 @@ void IndexCache::Insert(CachedInternalNode node) {
   if (capacity_bytes_ == 0 || !WellFormed(node)) return;
   const uint64_t bytes = EntryBytes(node);
   if (bytes > capacity_bytes_) return;
-  // Allocate before locking so lookups are not held up by the allocator.
-  auto entry = std::make_unique<Entry>();
-  entry->routes = store_->Intern(node);
-  entry->bytes = bytes;
+  // Intern before locking so lookups are not held up by the store.
+  std::shared_ptr<const CachedRoutes> routes = store_->Intern(node);
   const uint64_t low = node.low_fence;
   const uint64_t high = node.high_fence;
 
   std::unique_lock lock(mutex_);
-  if (const auto same = by_address_.find(node.address.Pack()); same != by_address_.end()) {
-    RemoveLocked(same->second);
+  if (const uint64_t same = slot_by_address_.Find(node.address.Pack());
+      same != FlatU64Map::kNoValue) {
+    RemoveLocked(same);
   }
   for (const Span& overlapping : by_low_fence_.Overlapping(low, high)) {
-    RemoveLocked(by_address_.at(overlapping.routes->address.Pack()));
+    RemoveLocked(SlotOfLocked(overlapping.routes->address));
   }
   // Terminates: bytes <= capacity, and every eviction shrinks bytes_ towards 0.
   while (bytes_ + bytes > capacity_bytes_) EvictOneLocked();
 
-  Entry* raw = entry.get();
-  raw->slot = entries_.size();
   // A new entry counts as just used, or it would be the likeliest next victim.
   const uint64_t now = clock_.fetch_add(1, std::memory_order_relaxed) + 1;
-  by_low_fence_.Insert(Span{low, high, raw->routes.get(), now});
-  by_address_.emplace(node.address.Pack(), raw);
-  entries_.push_back(std::move(entry));
+  by_low_fence_.Insert(Span{low, high, routes.get(), now});
+  slot_by_address_.Put(node.address.Pack(), entries_.size());
+  entries_.push_back(Entry{std::move(routes), bytes});
   bytes_ += bytes;
   ++insertions_;
 }
 
 void IndexCache::Invalidate(rdma::GlobalAddress via) {
   std::unique_lock lock(mutex_);
-  const auto it = by_address_.find(via.Pack());
-  if (it == by_address_.end()) return;
-  RemoveLocked(it->second);
+  const uint64_t slot = slot_by_address_.Find(via.Pack());
+  if (slot == FlatU64Map::kNoValue) return;
+  RemoveLocked(slot);
   ++invalidations_;
 }
 
@@ -148,23 +146,31 @@ void IndexCache::EvictOneLocked() {
     // random eviction.
     size_t other = random_.Uniform(count - 1);
     if (other >= victim) ++other;
-    if (LastUsedLocked(*entries_[other]) < LastUsedLocked(*entries_[victim])) {
-      victim = other;
-    }
+    if (LastUsedLocked(entries_[other]) < LastUsedLocked(entries_[victim])) victim = other;
   }
-  RemoveLocked(entries_[victim].get());
+  RemoveLocked(victim);
   ++evictions_;
 }
 
-void IndexCache::RemoveLocked(Entry* entry) {
-  bytes_ -= entry->bytes;
-  by_low_fence_.Erase(entry->routes->low_fence);
-  by_address_.erase(entry->routes->address.Pack());
-  const size_t slot = entry->slot;
-  // Swap-remove keeps entries_ dense; this destroys *entry.
+size_t IndexCache::SlotOfLocked(rdma::GlobalAddress address) const {
+  const uint64_t slot = slot_by_address_.Find(address.Pack());
+  if (slot == FlatU64Map::kNoValue) {
+    throw std::logic_error("index cache: a span without an entry (server " +
+                           std::to_string(address.server) + ", offset " +
+                           std::to_string(address.offset) + ")");
+  }
+  return slot;
+}
+
+void IndexCache::RemoveLocked(size_t slot) {
+  Entry& entry = entries_[slot];
+  bytes_ -= entry.bytes;
+  by_low_fence_.Erase(entry.routes->low_fence);
+  slot_by_address_.Erase(entry.routes->address.Pack());
+  // Swap-remove keeps entries_ dense; this drops the entry's routes.
   if (slot + 1 != entries_.size()) {
-    entries_[slot] = std::move(entries_.back());
-    entries_[slot]->slot = slot;
+    entry = std::move(entries_.back());
+    slot_by_address_.Put(entry.routes->address.Pack(), slot);
   }
   entries_.pop_back();
 }
