@@ -67,8 +67,9 @@ class DeferredBlocks {
   }
   void MaterializeSlow(PagedBytes& memory, uint64_t offset, uint64_t length);
   void Build(PagedBytes& memory, Block& block);
-  // Clears the bits of the granules in [first, last] that no pending block overlaps.
-  void RefreshGranules(uint64_t first, uint64_t last);
+  // Clears the bits of the granules in [first, last] that no pending block
+  // overlaps; `from` is FirstOverlapping of granule first's start.
+  void RefreshGranules(std::vector<Block>::iterator from, uint64_t first, uint64_t last);
   // The first block that may overlap `offset` or lie after it.
   std::vector<Block>::iterator FirstOverlapping(uint64_t offset);
 
