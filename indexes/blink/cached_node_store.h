@@ -88,6 +88,11 @@ class CachedNodeStore {
   mutable std::mutex mutex_;
   // By a hash of the content; equal hashes are told apart by comparing.
   std::unordered_multimap<uint64_t, std::weak_ptr<const CachedRoutes>> by_hash_;
+  // The node interned last. Caches tend to intern one node several times in a
+  // row (a prewarm fills every compute server's cache with each node in
+  // turn), and comparing with it spares hashing the node and probing the
+  // table: 7 of 8 interns of a prewarm, 3.2 M nodes at the paper's scale.
+  std::weak_ptr<const CachedRoutes> last_interned_;
 };
 
 }  // namespace dmbench::indexes

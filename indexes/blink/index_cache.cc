@@ -101,7 +101,7 @@ IndexCache::LeafRange IndexCache::FindLeaves(uint64_t from, uint64_t to, size_t 
   return result;
 }
 
-void IndexCache::Insert(CachedInternalNode node) {
+void IndexCache::Insert(const CachedInternalNode& node) {
   if (capacity_bytes_ == 0 || !WellFormed(node)) return;
   const uint64_t bytes = EntryBytes(node);
   if (bytes > capacity_bytes_) return;

@@ -93,7 +93,7 @@ class IndexCache {
   // node larger than the whole capacity, or a malformed one (empty fence
   // range, separators not strictly ascending inside it), since one bad copy
   // would otherwise misroute lookups until it is evicted.
-  void Insert(CachedInternalNode node);
+  void Insert(const CachedInternalNode& node);
 
   // Drops the cached node at `via`, if present.
   void Invalidate(rdma::GlobalAddress via);

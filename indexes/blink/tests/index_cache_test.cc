@@ -451,6 +451,40 @@ TEST(IndexCacheSharingTest, IdenticalCopiesAreStoredOnceAndCachesStayIndependent
   EXPECT_EQ(store->distinct_nodes(), 0u);
 }
 
+// Interning finds an identical node whether it was interned last (the
+// one-entry memo), earlier (the table) or not at all since its last holder
+// let go (a new copy).
+TEST(CachedNodeStoreTest, InternReturnsTheLiveCopyOfIdenticalContent) {
+  CachedNodeStore store;
+  const CachedInternalNode a = MakeNode(7, 100, 400, {200, 300}, 10);
+  const CachedInternalNode b = MakeNode(8, 400, 900, {500}, 20);
+  const std::shared_ptr<const CachedRoutes> a1 = store.Intern(a);
+  EXPECT_EQ(store.Intern(a), a1);  // the last one interned
+  std::shared_ptr<const CachedRoutes> b1 = store.Intern(b);
+  EXPECT_NE(b1, a1);
+  EXPECT_EQ(store.Intern(a), a1);  // an earlier one
+  EXPECT_EQ(store.Intern(b), b1);
+  EXPECT_EQ(store.distinct_nodes(), 2u);
+
+  // Same address and fences, another child: other content, another copy.
+  CachedInternalNode changed = a;
+  changed.children.back().second = LeafAt(99);
+  const std::shared_ptr<const CachedRoutes> changed1 = store.Intern(changed);
+  EXPECT_NE(changed1, a1);
+  EXPECT_EQ(changed1->children().back(), LeafAt(99));
+  EXPECT_EQ(store.distinct_nodes(), 3u);
+
+  // Once every holder of b let go, even as the last one interned, interning
+  // it again builds a new copy.
+  std::shared_ptr<const CachedRoutes> b_holder = store.Intern(b);
+  b1.reset();
+  b_holder.reset();
+  EXPECT_EQ(store.distinct_nodes(), 2u);
+  const std::shared_ptr<const CachedRoutes> b2 = store.Intern(b);
+  EXPECT_EQ(b2->children().back(), b.children.back().second);
+  EXPECT_EQ(store.distinct_nodes(), 3u);
+}
+
 // The charge per node is that of an unshared entry record (the node, its
 // byte count, slot and last use), so a cache of a given capacity holds the
 // same nodes whether or not its nodes are shared.
