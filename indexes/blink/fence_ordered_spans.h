@@ -19,6 +19,8 @@
 #include <iterator>
 #include <vector>
 
+#include "harness/util/interpolated_search.h"
+
 namespace dmbench::indexes {
 
 template <typename Span>
@@ -30,7 +32,7 @@ class FenceOrderedSpans {
     if (chunk == kNone) return nullptr;
     const std::vector<Span>& spans = chunks_[chunk];
     // The chunk's first span is at or below key, so the one found exists.
-    return &*std::prev(std::upper_bound(spans.begin(), spans.end(), key, KeyBelowSpan));
+    return &*std::prev(AfterLow(spans, key));
   }
 
   // The span whose low fence is `low`, or nullptr.
@@ -48,7 +50,7 @@ class FenceOrderedSpans {
       chunk = 0;
     } else {
       const std::vector<Span>& spans = chunks_[chunk];
-      index = static_cast<size_t>(std::upper_bound(spans.begin(), spans.end(), low, KeyBelowSpan) -
+      index = static_cast<size_t>(AfterLow(spans, low) -
                                   spans.begin());
       // The span at or below low overlaps if it reaches past low.
       if (spans[index - 1].high_fence > low) found.push_back(spans[index - 1]);
@@ -72,7 +74,7 @@ class FenceOrderedSpans {
     size_t chunk = ChunkAtOrBelow(span.low_fence);
     if (chunk == kNone) chunk = 0;  // below every span: the first chunk's new front
     std::vector<Span>& spans = chunks_[chunk];
-    spans.insert(std::upper_bound(spans.begin(), spans.end(), span.low_fence, KeyBelowSpan), span);
+    spans.insert(AfterLow(spans, span.low_fence), span);
     chunk_low_[chunk] = spans.front().low_fence;
     if (spans.size() <= kChunkSpans) return;
     // Split in halves, so that either half takes kChunkSpans / 2 more before
@@ -90,7 +92,7 @@ class FenceOrderedSpans {
     const size_t chunk = ChunkAtOrBelow(low);
     if (chunk == kNone) return false;
     std::vector<Span>& spans = chunks_[chunk];
-    const auto it = std::prev(std::upper_bound(spans.begin(), spans.end(), low, KeyBelowSpan));
+    const auto it = std::prev(AfterLow(spans, low));
     if (it->low_fence != low) return false;
     spans.erase(it);
     if (spans.empty()) {
@@ -109,11 +111,17 @@ class FenceOrderedSpans {
  private:
   static constexpr size_t kNone = ~size_t{0};
 
-  static bool KeyBelowSpan(uint64_t key, const Span& span) { return key < span.low_fence; }
+  // The first span of `spans` whose low fence is above key. Fences of a
+  // dense key space lie near a line, so the search interpolates.
+  template <typename Spans>
+  static auto AfterLow(Spans& spans, uint64_t key) {
+    return InterpolatedUpperBound(spans.begin(), spans.end(), key,
+                                  [](const Span& span) { return span.low_fence; });
+  }
 
   // The last chunk whose first low fence is <= key, or kNone.
   size_t ChunkAtOrBelow(uint64_t key) const {
-    const auto after = std::upper_bound(chunk_low_.begin(), chunk_low_.end(), key);
+    const auto after = InterpolatedUpperBound(chunk_low_.begin(), chunk_low_.end(), key);
     return after == chunk_low_.begin() ? kNone
                                        : static_cast<size_t>(after - chunk_low_.begin()) - 1;
   }

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "harness/util/interpolated_search.h"
+
 namespace dmbench::indexes {
 
 struct IndexCache::Entry {
@@ -42,7 +44,7 @@ uint64_t IndexCache::EntryBytes(const CachedInternalNode& node) {
 
 size_t IndexCache::SlotFor(const CachedRoutes& routes, uint64_t key) {
   const std::span<const uint64_t> separators = routes.separators();
-  return static_cast<size_t>(std::upper_bound(separators.begin(), separators.end(), key) -
+  return static_cast<size_t>(InterpolatedUpperBound(separators.begin(), separators.end(), key) -
                              separators.begin());
 }
 

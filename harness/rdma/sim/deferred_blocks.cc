@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "harness/util/interpolated_search.h"
+
 namespace dmbench::rdma::sim {
 
 DeferredBlocks::DeferredBlocks(uint64_t region_bytes)
@@ -53,9 +55,12 @@ void DeferredBlocks::Add(std::shared_ptr<const DeferredContent> content,
 }
 
 std::vector<DeferredBlocks::Block>::iterator DeferredBlocks::FirstOverlapping(uint64_t offset) {
-  const uint64_t from = offset >= largest_block_ ? offset - largest_block_ + 1 : 0;
-  return std::lower_bound(blocks_.begin(), blocks_.end(), from,
-                          [](const Block& block, uint64_t at) { return block.offset < at; });
+  if (offset < largest_block_) return blocks_.begin();
+  // The first block at or after offset - largest_block_ + 1: after the key
+  // one below it. A bulkload lays its nodes out evenly, so the search
+  // interpolates.
+  return InterpolatedUpperBound(blocks_.begin(), blocks_.end(), offset - largest_block_,
+                                [](const Block& block) { return block.offset; });
 }
 
 void DeferredBlocks::Build(PagedBytes& memory, Block& block) {
