@@ -28,6 +28,12 @@ class BulkloadedKeys {
   }
   // The index-th bulkloaded key in no particular order, index < count().
   uint64_t At(uint64_t index) const { return loading_.Permute(index) + 1; }
+  // keys[i] = At(first + i) - 1, the key's bit in a bitmap of [1, N], for
+  // i < count; the loading order past count() goes on through the keys not
+  // loaded (first + count <= N). Faster per key than At.
+  void BitsAt(uint64_t first, uint64_t count, uint64_t* bits) const {
+    loading_.PermuteRun(first, count, bits);
+  }
 
   uint64_t keys() const { return keys_; }
   uint64_t count() const { return count_; }

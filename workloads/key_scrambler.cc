@@ -87,6 +87,10 @@ uint64_t KeyScrambler::Decrypt(uint64_t block) const {
 // from an in-range value must come back into [0, n); the first in-range value is the image.
 uint64_t KeyScrambler::Permute(uint64_t rank) const {
   CheckInRange(rank, n_, "rank");
+  return WalkForward(rank);
+}
+
+uint64_t KeyScrambler::WalkForward(uint64_t rank) const {
   uint64_t block = rank;
   do {
     block = Encrypt(block);
@@ -108,24 +112,39 @@ uint64_t KeyScrambler::WalkBack(uint64_t key) const {
 }
 
 void KeyScrambler::InverseRun(uint64_t first, uint64_t count, uint64_t* out) const {
+  CheckRun(first, count, "key");
+  WalkRun<&KeyScrambler::Decrypt, &KeyScrambler::WalkBack>(first, count, out);
+}
+
+void KeyScrambler::PermuteRun(uint64_t first, uint64_t count, uint64_t* out) const {
+  CheckRun(first, count, "rank");
+  WalkRun<&KeyScrambler::Encrypt, &KeyScrambler::WalkForward>(first, count, out);
+}
+
+void KeyScrambler::CheckRun(uint64_t first, uint64_t count, const char* what) const {
   if (count == 0) return;
-  CheckInRange(first, n_, "key");
+  CheckInRange(first, n_, what);
   if (count > n_ - first) {
-    throw std::out_of_range("KeyScrambler: a run of " + std::to_string(count) + " keys from " +
-                            std::to_string(first) + " passes the end of [0, " + std::to_string(n_) +
-                            ")");
+    throw std::out_of_range("KeyScrambler: a run of " + std::to_string(count) + " " + what +
+                            "s from " + std::to_string(first) + " passes the end of [0, " +
+                            std::to_string(n_) + ")");
   }
-  // Where few keys walk (the network's domain under 5/4 of the key space,
+}
+
+template <uint64_t (KeyScrambler::*Step)(uint64_t) const,
+          uint64_t (KeyScrambler::*Walk)(uint64_t) const>
+void KeyScrambler::WalkRun(uint64_t first, uint64_t count, uint64_t* out) const {
+  // Where few values walk (the network's domain under 5/4 of the key space,
   // as at 1 B keys), a plain loop is fastest: its walk branch is predicted
   // and its iterations overlap. Elsewhere (at 100 M keys the domain is 2.7
-  // times the key space, and most keys walk on) it steps breadth first, in
-  // batches: every key of the batch takes one step of its walk, then those
+  // times the key space, and most values walk on) it steps breadth first, in
+  // batches: every value of the batch takes one step of its walk, then those
   // that left [0, n) step again. Each pass is a loop of independent chains,
-  // and the walk's exits cost no branch: a key not yet done writes its slot
-  // now and overwrites it later.
+  // and the walk's exits cost no branch: a value not yet done writes its
+  // slot now and overwrites it later. Walks are as long either way round.
   const long double domain = std::ldexp(1.0L, 2 * half_bits_);
   if (domain * 4 < static_cast<long double>(n_) * 5) {
-    for (uint64_t i = 0; i < count; ++i) out[i] = WalkBack(first + i);
+    for (uint64_t i = 0; i < count; ++i) out[i] = (this->*Walk)(first + i);
     return;
   }
   constexpr size_t kBatch = 256;
@@ -138,7 +157,7 @@ void KeyScrambler::InverseRun(uint64_t first, uint64_t count, uint64_t* out) con
       slot[i] = static_cast<uint32_t>(i);
     }
     while (pending > 0) {
-      for (size_t i = 0; i < pending; ++i) block[i] = Decrypt(block[i]);
+      for (size_t i = 0; i < pending; ++i) block[i] = (this->*Step)(block[i]);
       size_t walking = 0;
       for (size_t i = 0; i < pending; ++i) {
         out[base + slot[i]] = block[i];

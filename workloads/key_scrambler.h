@@ -33,6 +33,9 @@ class KeyScrambler {
   // time. Throws std::out_of_range unless first + count <= n; `out` holds
   // count values.
   void InverseRun(uint64_t first, uint64_t count, uint64_t* out) const;
+  // out[i] = Permute(first + i) for i < count, the same way. Throws
+  // std::out_of_range unless first + count <= n.
+  void PermuteRun(uint64_t first, uint64_t count, uint64_t* out) const;
 
   uint64_t items() const { return n_; }
 
@@ -54,6 +57,14 @@ class KeyScrambler {
   // Inverse of an in-range key, unchecked: Decrypt along the cycle until the
   // walk is back in [0, n).
   uint64_t WalkBack(uint64_t key) const;
+  // Permute, unchecked: Encrypt along the cycle.
+  uint64_t WalkForward(uint64_t rank) const;
+  // Throws unless [first, first + count) lies in [0, n) (`what`: key or rank).
+  void CheckRun(uint64_t first, uint64_t count, const char* what) const;
+  // out[i] = Walk(first + i), by Walk for each value or by Step breadth first.
+  template <uint64_t (KeyScrambler::*Step)(uint64_t) const,
+            uint64_t (KeyScrambler::*Walk)(uint64_t) const>
+  void WalkRun(uint64_t first, uint64_t count, uint64_t* out) const;
 
   uint64_t n_;
   int half_bits_;

@@ -1,6 +1,6 @@
 #include "harness/driver/key_space_bulkload.h"
 
-#include <array>
+#include <algorithm>
 #include <bit>
 #include <exception>
 #include <thread>
@@ -11,39 +11,92 @@ namespace {
 // Below this many bitmap words (64 M keys) one thread fills the bitmap in
 // well under a second, and tests and 10 M-key runs stay single-threaded.
 constexpr uint64_t kParallelWords = uint64_t{1} << 20;
-constexpr unsigned kMaxThreads = 8;
+// Each thread past the first holds a bitmap of its own (125 MB at 1 B keys).
+constexpr unsigned kMaxThreads = 4;
+
+// Positions are marked in rounds: their keys are computed, grouped by the
+// 2^kRegionBits keys they fall in (128 KiB of bitmap), and marked group by
+// group. Marked in position order, each key would be a cache and TLB miss in
+// a bitmap of 125 MB.
+constexpr int kRegionBits = 20;
+constexpr uint64_t kRoundPositions = uint64_t{1} << 20;
 
 }  // namespace
 
 KeySpaceBulkload::KeySpaceBulkload(const workloads::BulkloadedKeys& keys, uint64_t value_seed,
                                    unsigned threads)
-    : key_count_(keys.keys()),
-      count_(keys.count()),
-      value_seed_(value_seed),
-      loaded_((keys.keys() + 63) / 64, 0) {
-  // At the paper's billion keys this pass is most of a run's set-up (15 s
-  // on one core). Words are independent, so the machine's cores split them;
-  // each word's bits are the same whichever thread computes them.
-  const uint64_t words = loaded_.size();
+    : key_count_(keys.keys()), count_(keys.count()), value_seed_(value_seed) {
+  // The loaded keys are the first count_ of the loading order. Whichever side
+  // is smaller is computed: at the usual 80% loaded, the 20% not loaded are
+  // cleared from a full bitmap, a fifth of the work of deciding every key
+  // (at the paper's billion keys, most of a run's set-up).
+  const bool clear = count_ > key_count_ / 2;
+  const uint64_t from = clear ? count_ : 0;
+  const uint64_t to = clear ? key_count_ : count_;
+  std::vector<uint64_t> initial((key_count_ + 63) / 64, clear ? ~uint64_t{0} : 0);
+  if (clear && key_count_ % 64 != 0) initial.back() = (uint64_t{1} << (key_count_ % 64)) - 1;
+
+  const uint64_t words = initial.size();
   if (threads == 0) {
     threads = words < kParallelWords
                   ? 1
                   : std::clamp(std::thread::hardware_concurrency(), 1u, kMaxThreads);
   }
+  // Thread 0 marks loaded_ itself, the others bitmaps of their own that are
+  // then merged into it (an AND of the cleared, an OR of the set): bits of one
+  // word would otherwise race.
+  std::vector<std::vector<uint64_t>> bitmaps(threads);
+  for (unsigned part = 1; part < threads; ++part) bitmaps[part] = initial;
+  bitmaps[0] = std::move(initial);
   std::vector<std::exception_ptr> failures(threads);
   std::vector<std::thread> helpers;
-  const auto fill = [&](unsigned part) {
+  const auto mark = [&](unsigned part) {
     try {
-      FillWords(keys, words * part / threads, words * (part + 1) / threads);
+      MarkPositions(keys, from + (to - from) * part / threads,
+                    from + (to - from) * (part + 1) / threads, clear, bitmaps[part]);
     } catch (...) {
       failures[part] = std::current_exception();
     }
   };
-  for (unsigned part = 1; part < threads; ++part) helpers.emplace_back(fill, part);
-  fill(0);
+  for (unsigned part = 1; part < threads; ++part) helpers.emplace_back(mark, part);
+  mark(0);
   for (std::thread& helper : helpers) helper.join();
   for (const std::exception_ptr& failure : failures) {
     if (failure) std::rethrow_exception(failure);
+  }
+  loaded_ = std::move(bitmaps[0]);
+  for (unsigned part = 1; part < threads; ++part) {
+    for (uint64_t word = 0; word < words; ++word) {
+      loaded_[word] =
+          clear ? loaded_[word] & bitmaps[part][word] : loaded_[word] | bitmaps[part][word];
+    }
+    std::vector<uint64_t>().swap(bitmaps[part]);
+  }
+}
+
+void KeySpaceBulkload::MarkPositions(const workloads::BulkloadedKeys& keys, uint64_t from,
+                                     uint64_t to, bool clear, std::vector<uint64_t>& bitmap) const {
+  if (from >= to) return;
+  const uint64_t round = std::min(kRoundPositions, to - from);
+  std::vector<uint64_t> bits(round);
+  std::vector<uint64_t> grouped(round);
+  // starts[g] = where region g's keys go in `grouped`, once counted.
+  std::vector<uint64_t> starts((key_count_ >> kRegionBits) + 2);
+  for (uint64_t first = from; first < to; first += round) {
+    const uint64_t count = std::min(round, to - first);
+    keys.BitsAt(first, count, bits.data());
+    std::fill(starts.begin(), starts.end(), 0);
+    for (uint64_t i = 0; i < count; ++i) ++starts[(bits[i] >> kRegionBits) + 1];
+    for (size_t region = 1; region < starts.size(); ++region) starts[region] += starts[region - 1];
+    for (uint64_t i = 0; i < count; ++i) grouped[starts[bits[i] >> kRegionBits]++] = bits[i];
+    for (uint64_t i = 0; i < count; ++i) {
+      const uint64_t bit = grouped[i];
+      if (clear) {
+        bitmap[bit / 64] &= ~(uint64_t{1} << (bit % 64));
+      } else {
+        bitmap[bit / 64] |= uint64_t{1} << (bit % 64);
+      }
+    }
   }
 }
 
@@ -63,21 +116,6 @@ uint64_t KeySpaceBulkload::VisitEveryNthKey(uint64_t n,
     before += here;
   }
   return before;
-}
-
-void KeySpaceBulkload::FillWords(const workloads::BulkloadedKeys& keys, uint64_t from_word,
-                                 uint64_t to_word) {
-  // A word's 64 keys are inverted together (keys.RanksOf): bit b of the
-  // bitmap is key b + 1, loaded iff its loading rank is below count_.
-  std::array<uint64_t, 64> ranks;
-  for (uint64_t word = from_word; word < to_word; ++word) {
-    const uint64_t first = word * 64;
-    const uint64_t keys_here = std::min<uint64_t>(64, key_count_ - first);
-    keys.RanksOf(first + 1, keys_here, ranks.data());
-    uint64_t bits = 0;
-    for (uint64_t i = 0; i < keys_here; ++i) bits |= uint64_t{ranks[i] < count_} << i;
-    loaded_[word] = bits;
-  }
 }
 
 }  // namespace dmbench::driver

@@ -21,8 +21,8 @@ namespace dmbench::driver {
 // anyway, and a node built on first touch then reads its range from the
 // bitmap instead of inverting the loading permutation once per key (a fifth
 // of a read-intensive simulation did that). The constructor may use several
-// threads for a large key space. Immutable after construction, so any
-// thread may read it.
+// threads for a large key space, each with a bitmap of its own while it
+// runs. Immutable after construction, so any thread may read it.
 class KeySpaceBulkload final : public indexes::BulkloadSource {
  public:
   // `value_seed`: the run seed, as KeySpace::BulkloadValue takes it.
@@ -68,8 +68,10 @@ class KeySpaceBulkload final : public indexes::BulkloadSource {
   // keys a call per key took 4 s of set-up.
   uint64_t VisitEveryNthKey(uint64_t n, const std::function<void(uint64_t)>& visit) const override;
 
-  // Fills loaded_[from_word, to_word); threads fill disjoint ranges.
-  void FillWords(const workloads::BulkloadedKeys& keys, uint64_t from_word, uint64_t to_word);
+  // Flips, in `bitmap`, the bits of the keys at loading positions
+  // [from, to): sets them, or clears them when `clear`.
+  void MarkPositions(const workloads::BulkloadedKeys& keys, uint64_t from, uint64_t to, bool clear,
+                     std::vector<uint64_t>& bitmap) const;
 
   uint64_t key_count_;
   uint64_t count_;

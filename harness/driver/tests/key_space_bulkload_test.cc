@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "workloads/bulkloaded_keys.h"
+#include "workloads/key_scrambler.h"
 #include "workloads/key_space.h"
 #include "workloads/workload_spec.h"
 
@@ -94,6 +96,36 @@ TEST(KeySpaceBulkload, ThreadsFillTheSameBitmapAsOne) {
       if (key_space.Bulkloaded(key)) expected.push_back(key);
     }
     EXPECT_EQ(keys, expected) << threads << " threads";
+  }
+}
+
+// Whichever side the bitmap is computed from (the keys loaded when they are
+// at most half, else the keys not loaded, cleared from a full bitmap), and
+// whatever the threads and the regions the marks are grouped by (2^20 keys;
+// the larger space spans three), each key's bit is BulkloadedKeys' answer.
+TEST(KeySpaceBulkload, EveryLoadedFractionAndSplitGivesTheLoadingOrdersKeys) {
+  for (const uint64_t keys : {uint64_t{1}, uint64_t{64 * 3 + 5}, uint64_t{2'500'000}}) {
+    const workloads::KeyScrambler loading(keys, keys + 5);
+    for (const uint64_t count :
+         {uint64_t{0}, uint64_t{1}, keys / 2, keys / 2 + 1, keys * 4 / 5, keys - 1, keys}) {
+      if (count > keys) continue;
+      const workloads::BulkloadedKeys loaded(keys, count, loading);
+      for (const unsigned threads : {1u, 2u, 3u}) {
+        if (keys > 1'000'000 && threads == 2) continue;  // a second's checks each
+        const KeySpaceBulkload source(loaded, 1, threads);
+        ASSERT_EQ(source.size(), count);
+        std::vector<indexes::KeyValue> range;
+        source.Range(0, keys + 2, &range);
+        ASSERT_EQ(range.size(), count) << keys << " keys, " << count << " loaded, " << threads;
+        size_t next = 0;
+        for (uint64_t key = 1; key <= keys; ++key) {
+          const bool listed = next < range.size() && range[next].first == key;
+          ASSERT_EQ(listed, loaded.Contains(key))
+              << "key " << key << " of " << keys << ", " << count << " loaded, " << threads;
+          next += listed ? 1 : 0;
+        }
+      }
+    }
   }
 }
 
