@@ -21,14 +21,9 @@ class BulkloadedKeys {
   bool Contains(uint64_t key) const {
     return key >= 1 && key <= keys_ && loading_.Inverse(key - 1) < count_;
   }
-  // ranks[i] = the loading rank of key first + i, for i < count (a key is
-  // loaded iff its rank < count()); keys in [1, N]. Faster per key than Contains.
-  void RanksOf(uint64_t first, uint64_t count, uint64_t* ranks) const {
-    loading_.InverseRun(first - 1, count, ranks);
-  }
   // The index-th bulkloaded key in no particular order, index < count().
   uint64_t At(uint64_t index) const { return loading_.Permute(index) + 1; }
-  // keys[i] = At(first + i) - 1, the key's bit in a bitmap of [1, N], for
+  // bits[i] = At(first + i) - 1, the key's bit in a bitmap of [1, N], for
   // i < count; the loading order past count() goes on through the keys not
   // loaded (first + count <= N). Faster per key than At.
   void BitsAt(uint64_t first, uint64_t count, uint64_t* bits) const {

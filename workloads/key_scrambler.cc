@@ -100,10 +100,6 @@ uint64_t KeyScrambler::WalkForward(uint64_t rank) const {
 
 uint64_t KeyScrambler::Inverse(uint64_t key) const {
   CheckInRange(key, n_, "key");
-  return WalkBack(key);
-}
-
-uint64_t KeyScrambler::WalkBack(uint64_t key) const {
   uint64_t block = key;
   do {
     block = Decrypt(block);
@@ -111,29 +107,14 @@ uint64_t KeyScrambler::WalkBack(uint64_t key) const {
   return block;
 }
 
-void KeyScrambler::InverseRun(uint64_t first, uint64_t count, uint64_t* out) const {
-  CheckRun(first, count, "key");
-  WalkRun<&KeyScrambler::Decrypt, &KeyScrambler::WalkBack>(first, count, out);
-}
-
 void KeyScrambler::PermuteRun(uint64_t first, uint64_t count, uint64_t* out) const {
-  CheckRun(first, count, "rank");
-  WalkRun<&KeyScrambler::Encrypt, &KeyScrambler::WalkForward>(first, count, out);
-}
-
-void KeyScrambler::CheckRun(uint64_t first, uint64_t count, const char* what) const {
   if (count == 0) return;
-  CheckInRange(first, n_, what);
+  CheckInRange(first, n_, "rank");
   if (count > n_ - first) {
-    throw std::out_of_range("KeyScrambler: a run of " + std::to_string(count) + " " + what +
-                            "s from " + std::to_string(first) + " passes the end of [0, " +
-                            std::to_string(n_) + ")");
+    throw std::out_of_range("KeyScrambler: a run of " + std::to_string(count) + " ranks from " +
+                            std::to_string(first) + " passes the end of [0, " + std::to_string(n_) +
+                            ")");
   }
-}
-
-template <uint64_t (KeyScrambler::*Step)(uint64_t) const,
-          uint64_t (KeyScrambler::*Walk)(uint64_t) const>
-void KeyScrambler::WalkRun(uint64_t first, uint64_t count, uint64_t* out) const {
   // Where few values walk (the network's domain under 5/4 of the key space,
   // as at 1 B keys), a plain loop is fastest: its walk branch is predicted
   // and its iterations overlap. Elsewhere (at 100 M keys the domain is 2.7
@@ -141,10 +122,10 @@ void KeyScrambler::WalkRun(uint64_t first, uint64_t count, uint64_t* out) const 
   // batches: every value of the batch takes one step of its walk, then those
   // that left [0, n) step again. Each pass is a loop of independent chains,
   // and the walk's exits cost no branch: a value not yet done writes its
-  // slot now and overwrites it later. Walks are as long either way round.
+  // slot now and overwrites it later.
   const long double domain = std::ldexp(1.0L, 2 * half_bits_);
   if (domain * 4 < static_cast<long double>(n_) * 5) {
-    for (uint64_t i = 0; i < count; ++i) out[i] = (this->*Walk)(first + i);
+    for (uint64_t i = 0; i < count; ++i) out[i] = WalkForward(first + i);
     return;
   }
   constexpr size_t kBatch = 256;
@@ -157,7 +138,7 @@ void KeyScrambler::WalkRun(uint64_t first, uint64_t count, uint64_t* out) const 
       slot[i] = static_cast<uint32_t>(i);
     }
     while (pending > 0) {
-      for (size_t i = 0; i < pending; ++i) block[i] = (this->*Step)(block[i]);
+      for (size_t i = 0; i < pending; ++i) block[i] = Encrypt(block[i]);
       size_t walking = 0;
       for (size_t i = 0; i < pending; ++i) {
         out[base + slot[i]] = block[i];

@@ -27,14 +27,11 @@ class KeyScrambler {
   // Inverse(Permute(rank)) == rank. Throws std::out_of_range if key >= n.
   uint64_t Inverse(uint64_t key) const;
 
-  // out[i] = Inverse(first + i) for i < count: the bulk path for a pass over
-  // consecutive keys. One key's rounds form a dependent chain (table loads,
-  // or multiplies past kTabledHalfBits), so it steps a batch of keys at a
-  // time. Throws std::out_of_range unless first + count <= n; `out` holds
-  // count values.
-  void InverseRun(uint64_t first, uint64_t count, uint64_t* out) const;
-  // out[i] = Permute(first + i) for i < count, the same way. Throws
-  // std::out_of_range unless first + count <= n.
+  // out[i] = Permute(first + i) for i < count: the bulk path for a pass over
+  // consecutive ranks. One rank's rounds form a dependent chain (table
+  // loads, or multiplies past kTabledHalfBits), so where walks are long it
+  // steps a batch of ranks at a time. Throws std::out_of_range unless
+  // first + count <= n; `out` holds count values.
   void PermuteRun(uint64_t first, uint64_t count, uint64_t* out) const;
 
   uint64_t items() const { return n_; }
@@ -54,17 +51,9 @@ class KeyScrambler {
   uint64_t HashedRoundFunction(size_t round, uint64_t half) const;
   uint64_t Encrypt(uint64_t block) const;
   uint64_t Decrypt(uint64_t block) const;
-  // Inverse of an in-range key, unchecked: Decrypt along the cycle until the
-  // walk is back in [0, n).
-  uint64_t WalkBack(uint64_t key) const;
-  // Permute, unchecked: Encrypt along the cycle.
+  // Permute of an in-range rank, unchecked: Encrypt along the cycle until
+  // the walk is back in [0, n).
   uint64_t WalkForward(uint64_t rank) const;
-  // Throws unless [first, first + count) lies in [0, n) (`what`: key or rank).
-  void CheckRun(uint64_t first, uint64_t count, const char* what) const;
-  // out[i] = Walk(first + i), by Walk for each value or by Step breadth first.
-  template <uint64_t (KeyScrambler::*Step)(uint64_t) const,
-            uint64_t (KeyScrambler::*Walk)(uint64_t) const>
-  void WalkRun(uint64_t first, uint64_t count, uint64_t* out) const;
 
   uint64_t n_;
   int half_bits_;

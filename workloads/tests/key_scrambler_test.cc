@@ -82,10 +82,10 @@ TEST(KeyScramblerTest, RejectsOutOfRangeInput) {
   EXPECT_THROW(scrambler.Inverse(1'000), std::out_of_range);
 }
 
-TEST(KeyScramblerTest, InverseRunGivesInverseOfEveryKeyOfTheRun) {
+TEST(KeyScramblerTest, PermuteRunGivesThePermutationOfEveryRankOfTheRun) {
   // Runs shorter and longer than a batch; domains with long walks (stepped
-  // breadth first: 1, 2, 3, 17, 4 097 and 100 003 keys) and with short ones
-  // (the plain loop: 15 and 60 000 keys, whose networks permute 16 and
+  // breadth first: 1, 2, 3, 17, 4 097 and 100 003 ranks) and with short ones
+  // (the plain loop: 15 and 60 000 ranks, whose networks permute 16 and
   // 65 536 values).
   for (const uint64_t items : {uint64_t{1}, uint64_t{2}, uint64_t{3}, uint64_t{15}, uint64_t{17},
                                uint64_t{4'097}, uint64_t{60'000}, uint64_t{100'003}}) {
@@ -93,30 +93,32 @@ TEST(KeyScramblerTest, InverseRunGivesInverseOfEveryKeyOfTheRun) {
     for (const uint64_t first : {uint64_t{0}, items / 3, items - 1}) {
       const uint64_t count = items - first;
       std::vector<uint64_t> out(count + 1, ~uint64_t{0});
-      scrambler.InverseRun(first, count, out.data());
+      scrambler.PermuteRun(first, count, out.data());
       for (uint64_t i = 0; i < count; ++i) {
-        ASSERT_EQ(out[i], scrambler.Inverse(first + i)) << "n " << items << " key " << first + i;
+        ASSERT_EQ(out[i], scrambler.Permute(first + i)) << "n " << items << " rank " << first + i;
       }
       EXPECT_EQ(out[count], ~uint64_t{0}) << "wrote past the run";
     }
   }
-  // Past 2^32 keys the rounds are hashed, not tabled.
-  const uint64_t items = (uint64_t{1} << 40) + 5;
-  const KeyScrambler scrambler(items, 9);
-  std::vector<uint64_t> out(1'000);
-  scrambler.InverseRun(items / 2, out.size(), out.data());
-  for (uint64_t i = 0; i < out.size(); ++i) {
-    ASSERT_EQ(out[i], scrambler.Inverse(items / 2 + i)) << "key " << items / 2 + i;
+  // Past 2^32 keys the rounds are hashed, not tabled: long walks (2^40 + 5)
+  // and short ones (2^34 - 5).
+  for (const uint64_t items : {(uint64_t{1} << 40) + 5, (uint64_t{1} << 34) - 5}) {
+    const KeyScrambler scrambler(items, 9);
+    std::vector<uint64_t> out(1'000);
+    scrambler.PermuteRun(items / 2, out.size(), out.data());
+    for (uint64_t i = 0; i < out.size(); ++i) {
+      ASSERT_EQ(out[i], scrambler.Permute(items / 2 + i)) << "n " << items << " rank " << i;
+    }
   }
 }
 
-TEST(KeyScramblerTest, InverseRunRejectsARunPastTheEnd) {
+TEST(KeyScramblerTest, PermuteRunRejectsARunPastTheEnd) {
   const KeyScrambler scrambler(1'000, 1);
   uint64_t out[2];
-  EXPECT_THROW(scrambler.InverseRun(999, 2, out), std::out_of_range);
-  EXPECT_THROW(scrambler.InverseRun(1'000, 1, out), std::out_of_range);
-  EXPECT_THROW(scrambler.InverseRun(5, ~uint64_t{0}, out), std::out_of_range);
-  EXPECT_NO_THROW(scrambler.InverseRun(1'000, 0, out));
+  EXPECT_THROW(scrambler.PermuteRun(999, 2, out), std::out_of_range);
+  EXPECT_THROW(scrambler.PermuteRun(1'000, 1, out), std::out_of_range);
+  EXPECT_THROW(scrambler.PermuteRun(5, ~uint64_t{0}, out), std::out_of_range);
+  EXPECT_NO_THROW(scrambler.PermuteRun(1'000, 0, out));
 }
 
 TEST(KeyScramblerTest, HandlesTheFullSixtyFourBitDomain) {
