@@ -14,9 +14,9 @@ constexpr uint64_t kParallelWords = uint64_t{1} << 20;
 // Each thread past the first holds a bitmap of its own (125 MB at 1 B keys).
 constexpr unsigned kMaxThreads = 4;
 
-// Positions are marked in rounds: their keys are computed, grouped by the
-// 2^kRegionBits keys they fall in (128 KiB of bitmap), and marked group by
-// group. Marked in position order, each key would be a cache and TLB miss in
+// Positions are flipped in rounds: their keys are computed, grouped by the
+// 2^kRegionBits keys they fall in (128 KiB of bitmap), and flipped group by
+// group. Flipped in position order, each key would be a cache and TLB miss in
 // a bitmap of 125 MB.
 constexpr int kRegionBits = 20;
 constexpr uint64_t kRoundPositions = uint64_t{1} << 20;
@@ -42,7 +42,7 @@ KeySpaceBulkload::KeySpaceBulkload(const workloads::BulkloadedKeys& keys, uint64
                   ? 1
                   : std::clamp(std::thread::hardware_concurrency(), 1u, kMaxThreads);
   }
-  // Thread 0 marks loaded_ itself, the others bitmaps of their own that are
+  // Thread 0 flips loaded_ itself, the others bitmaps of their own that are
   // then merged into it (an AND of the cleared, an OR of the set): bits of one
   // word would otherwise race.
   std::vector<std::vector<uint64_t>> bitmaps(threads);
@@ -50,16 +50,16 @@ KeySpaceBulkload::KeySpaceBulkload(const workloads::BulkloadedKeys& keys, uint64
   bitmaps[0] = std::move(initial);
   std::vector<std::exception_ptr> failures(threads);
   std::vector<std::thread> helpers;
-  const auto mark = [&](unsigned part) {
+  const auto flip = [&](unsigned part) {
     try {
-      MarkPositions(keys, from + (to - from) * part / threads,
-                    from + (to - from) * (part + 1) / threads, clear, bitmaps[part]);
+      FlipPositions(keys, from + (to - from) * part / threads,
+                    from + (to - from) * (part + 1) / threads, bitmaps[part]);
     } catch (...) {
       failures[part] = std::current_exception();
     }
   };
-  for (unsigned part = 1; part < threads; ++part) helpers.emplace_back(mark, part);
-  mark(0);
+  for (unsigned part = 1; part < threads; ++part) helpers.emplace_back(flip, part);
+  flip(0);
   for (std::thread& helper : helpers) helper.join();
   for (const std::exception_ptr& failure : failures) {
     if (failure) std::rethrow_exception(failure);
@@ -74,8 +74,8 @@ KeySpaceBulkload::KeySpaceBulkload(const workloads::BulkloadedKeys& keys, uint64
   }
 }
 
-void KeySpaceBulkload::MarkPositions(const workloads::BulkloadedKeys& keys, uint64_t from,
-                                     uint64_t to, bool clear, std::vector<uint64_t>& bitmap) const {
+void KeySpaceBulkload::FlipPositions(const workloads::BulkloadedKeys& keys, uint64_t from,
+                                     uint64_t to, std::vector<uint64_t>& bitmap) const {
   if (from >= to) return;
   const uint64_t round = std::min(kRoundPositions, to - from);
   std::vector<uint64_t> bits(round);
@@ -90,12 +90,7 @@ void KeySpaceBulkload::MarkPositions(const workloads::BulkloadedKeys& keys, uint
     for (size_t region = 1; region < starts.size(); ++region) starts[region] += starts[region - 1];
     for (uint64_t i = 0; i < count; ++i) grouped[starts[bits[i] >> kRegionBits]++] = bits[i];
     for (uint64_t i = 0; i < count; ++i) {
-      const uint64_t bit = grouped[i];
-      if (clear) {
-        bitmap[bit / 64] &= ~(uint64_t{1} << (bit % 64));
-      } else {
-        bitmap[bit / 64] |= uint64_t{1} << (bit % 64);
-      }
+      bitmap[grouped[i] / 64] ^= uint64_t{1} << (grouped[i] % 64);
     }
   }
 }

@@ -27,7 +27,7 @@ class KeySpaceBulkload final : public indexes::BulkloadSource {
  public:
   // `value_seed`: the run seed, as KeySpace::BulkloadValue takes it.
   // `threads`: how many fill the bitmap; 0 lets the key space's size decide
-  // (one below 64 M keys, else the machine's cores, at most 8).
+  // (one below 64 M keys, else the machine's cores, at most 4).
   KeySpaceBulkload(const workloads::BulkloadedKeys& keys, uint64_t value_seed,
                    unsigned threads = 0);
 
@@ -69,8 +69,9 @@ class KeySpaceBulkload final : public indexes::BulkloadSource {
   uint64_t VisitEveryNthKey(uint64_t n, const std::function<void(uint64_t)>& visit) const override;
 
   // Flips, in `bitmap`, the bits of the keys at loading positions
-  // [from, to): sets them, or clears them when `clear`.
-  void MarkPositions(const workloads::BulkloadedKeys& keys, uint64_t from, uint64_t to, bool clear,
+  // [from, to). Each key has one position, so a flip sets a bit of a bitmap
+  // that starts empty and clears one of a bitmap that starts full.
+  void FlipPositions(const workloads::BulkloadedKeys& keys, uint64_t from, uint64_t to,
                      std::vector<uint64_t>& bitmap) const;
 
   uint64_t key_count_;
