@@ -70,6 +70,14 @@ uint64_t UnsignedOption(const po::variables_map& values, const std::string& opti
 }
 
 rdma::Topology TopologyFrom(const po::variables_map& values, rdma::Topology topology) {
+  if (values.count("colocated")) {
+    const bool colocated = Choose<bool>("colocated", values["colocated"].as<std::string>(),
+                                        {{"true", true}, {"false", false}});
+    // Apart, the lock and verb benchmarks need one memory server; together,
+    // one per compute server (set below).
+    if (topology.colocated && !colocated) topology.memory_servers = 1;
+    topology.colocated = colocated;
+  }
   auto take = [&](const char* option, uint32_t& field) {
     if (!values.count(option)) return;
     // Checked before narrowing: 2^32 + 1 threads must not become 1.
@@ -79,6 +87,9 @@ rdma::Topology TopologyFrom(const po::variables_map& values, rdma::Topology topo
   take("threads", topology.threads_per_compute_server);
   take("coroutines", topology.coroutines_per_thread);
   take("memory-servers", topology.memory_servers);
+  if (topology.colocated && !values.count("memory-servers")) {
+    topology.memory_servers = topology.compute_servers;
+  }
   topology.Validate();
   driver::RequireSimulatedTopology(topology);
   return topology;
@@ -111,6 +122,17 @@ uint32_t Locks(const po::variables_map& values) {
   return static_cast<uint32_t>(UnsignedOption(values, "locks", 1, 1000000));
 }
 
+uint64_t KeySpace(const po::variables_map& values, uint32_t locks) {
+  const uint64_t key_space = values["key-space"].as<uint64_t>();
+  if (key_space != 0 && key_space < locks) {
+    throw ConfigError("--key-space: " + std::to_string(key_space) +
+                      " keys cannot reach all --locks " + std::to_string(locks) +
+                      "; give 0 (the locks themselves drawn Zipfian) or at least " +
+                      std::to_string(locks));
+  }
+  return key_space;
+}
+
 }  // namespace
 
 int RunMicroCommand(const std::vector<std::string>& arguments) {
@@ -134,6 +156,10 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
       "threads", po::value<uint64_t>(), "override client threads per compute server")(
       "coroutines", po::value<uint64_t>(), "override coroutines per thread")(
       "memory-servers", po::value<uint64_t>(), "override memory servers (outbound verbs)")(
+      "colocated", po::value<std::string>(),
+      "true: machine i hosts memory server i and compute server i, so memory servers follow "
+      "compute servers and a machine's own clients reach its memory over loopback (default "
+      "for hocl, as on the paper's cluster); false: every server a machine of its own")(
       "verb", po::value<std::string>()->default_value("both"),
       "verbs, scaleup: read, write or both")(
       "sizes", po::value<std::string>()->default_value("8,16,32,64,128,256,512,1024,2048,4096"),
@@ -151,6 +177,9 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
       "hocl 0.99)")("release", po::value<std::string>()->default_value("both"),
                     "spinlock: faa (FG), write (FG+) or both")(
       "locks", po::value<uint64_t>()->default_value(10240), "spinlock, hocl: number of locks")(
+      "key-space", po::value<uint64_t>()->default_value(micro::kShermanLockBenchKeySpace),
+      "spinlock, hocl: keys drawn Zipfian, each hashed to a lock, as Sherman's lock benchmark "
+      "does (its driver's 64 Mi keys by default); 0 draws the locks themselves Zipfian")(
       "release-wait", po::value<std::string>()->default_value("posted"),
       "hocl: posted (the release is posted without waiting, as Sherman's lock benchmark does) "
       "or awaited (as the trees do)")(
@@ -281,6 +310,7 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
          {"write", {micro::LockRelease::kWrite}},
          {"both", {micro::LockRelease::kFetchAndAdd, micro::LockRelease::kWrite}}});
     config.locks = Locks(values);
+    config.key_space = KeySpace(values, config.locks);
     config.topology = TopologyFrom(values, config.topology);
     results["benchmarks"].push_back(
         micro::RunSpinlockBenchmark(config, window(1000, 10000), std::cout));
@@ -296,6 +326,7 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
                          "the +Hierarchical step already measures no handover")));
     }
     config.locks = Locks(values);
+    config.key_space = KeySpace(values, config.locks);
     config.topology = TopologyFrom(values, config.topology);
     results["benchmarks"].push_back(
         micro::RunHoclBenchmark(config, window(1000, 10000), std::cout));

@@ -5,7 +5,6 @@
 #include "harness/rdma/memory_layout.h"
 #include "indexes/common/global_lock_table.h"
 #include "indexes/node_locker_factory.h"
-#include "workloads/zipfian_generator.h"
 
 namespace dmbench::micro {
 
@@ -28,7 +27,11 @@ std::vector<HoclVariant> HoclBenchmarkConfig::DefaultVariants(uint32_t max_hando
   return variants;
 }
 
-rdma::Topology HoclBenchmarkConfig::DefaultTopology() { return MicroTopology(8); }
+rdma::Topology HoclBenchmarkConfig::DefaultTopology() {
+  rdma::Topology topology = MicroTopology(8, 8);
+  topology.colocated = true;
+  return topology;
+}
 
 nlohmann::json RunHoclBenchmark(const HoclBenchmarkConfig& config, const MicroOptions& options,
                                 std::ostream& table) {
@@ -39,13 +42,14 @@ nlohmann::json RunHoclBenchmark(const HoclBenchmarkConfig& config, const MicroOp
       const indexes::GlobalLockTable lock_table(variant.options);
       const std::unique_ptr<indexes::NodeLocker> locker = indexes::MakeNodeLocker(
           variant.options, lock_table, config.topology.compute_servers, config.await_release);
-      // Lock i protects the node at the i-th 1 KiB slot; nodes map to global
-      // locks by the same hash as in the trees.
-      const workloads::ZipfianGenerator zipfian(config.locks, theta);
+      // Lock i protects the node at the i-th 1 KiB slot of memory server 0;
+      // nodes map to global locks by the same hash as in the trees.
+      const LockPopularity popularity(config.locks, theta, config.key_space);
       PointResult point =
           MeasurePoint(config.topology, options, [&](rdma::Client& client, Random& random) {
-            const rdma::GlobalAddress node = rdma::GlobalAddress::Host(
-                0, rdma::MemoryLayout::kFirstChunkOffset + zipfian.Next(random) * 1024);
+            const rdma::GlobalAddress node =
+                rdma::GlobalAddress::Host(0, rdma::MemoryLayout::kFirstChunkOffset +
+                                                 uint64_t{popularity.Next(random)} * 1024);
             indexes::IndexOpStats stats;
             const indexes::LockGrant grant = locker->Acquire(client, node, stats);
             locker->WriteBackAndRelease(client, grant, {}, stats);
@@ -60,8 +64,11 @@ nlohmann::json RunHoclBenchmark(const HoclBenchmarkConfig& config, const MicroOp
       "Hierarchical on-chip lock (Sherman Fig. 16): " + std::to_string(config.topology.clients()) +
           " clients, " + std::to_string(config.locks) + " locks on one memory server",
       {"variant", "theta", "mops", "p50_us", "p99_us"},
-      {{"clients", config.topology.clients()}, {"locks", config.locks}}, options, rows, points,
-      table);
+      {{"clients", config.topology.clients()},
+       {"locks", config.locks},
+       {"key_space", config.key_space},
+       {"colocated", config.topology.colocated}},
+      options, rows, points, table);
 }
 
 }  // namespace dmbench::micro

@@ -1,5 +1,6 @@
 // Sherman §5.7 / Fig. 16: the hierarchical on-chip lock under skew. Clients
-// acquire and release the locks of nodes chosen by a Zipfian distribution,
+// acquire and release the locks of nodes chosen by a Zipfian key
+// (lock_popularity.h),
 // through the indexes' own lock code, for the lock variants of the figure:
 // RDMA spin locks in host memory, +on-chip memory, +hierarchical (local lock
 // tables with FIFO wait queues, no handover), +handover. As in Sherman's
@@ -14,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/micro/lock_popularity.h"
 #include "harness/micro/micro_runner.h"
 #include "indexes/blink/tree_options.h"
 #include "indexes/common/lock_options.h"
@@ -28,12 +30,18 @@ struct HoclVariant {
 struct HoclBenchmarkConfig {
   std::vector<double> thetas = {0.99};
   uint32_t locks = 10240;
+  // Keys drawn Zipfian and hashed to locks, or 0 for the locks themselves
+  // drawn Zipfian (lock_popularity.h).
+  uint64_t key_space = kShermanLockBenchKeySpace;
   std::vector<HoclVariant> variants = DefaultVariants(indexes::TreeOptions::Sherman().handover);
   // Post the release without waiting for it (Sherman's lock_bench: unlock_addr
   // with async set), or wait for it as the trees do.
   bool await_release = false;
 
-  rdma::Topology topology = DefaultTopology();  // 176 clients: 8 x 22, one memory server
+  // 176 clients: 8 x 22 on the paper's eight machines, each a memory server
+  // and a compute server (Sherman §5.1), the locks on memory server 0: its
+  // own machine's clients reach them over loopback.
+  rdma::Topology topology = DefaultTopology();
 
   // The four steps, +Handover with at most `max_handovers` in a row (the
   // Sherman preset's, Sherman's kMaxHandOverTime, by default).

@@ -57,7 +57,8 @@ PointResult MeasurePoint(const rdma::Topology& topology, const MicroOptions& opt
 
 // The microbenchmarks' cluster: `compute_servers` x 22 threads x 1 coroutine
 // into `memory_servers`, not co-located (clients and servers apart, as in
-// the paper's microbenchmarks), small memory.
+// the paper's Figs. 2 and 3; Fig. 16's benchmark co-locates them), small
+// memory.
 rdma::Topology MicroTopology(uint32_t compute_servers, uint32_t memory_servers = 1);
 
 // A point's JSON row with its parameters and p50/p99 in us for the table.

@@ -1,7 +1,6 @@
 #include "harness/micro/spinlock_benchmark.h"
 
 #include "harness/rdma/memory_layout.h"
-#include "workloads/zipfian_generator.h"
 
 namespace dmbench::micro {
 
@@ -13,13 +12,13 @@ nlohmann::json RunSpinlockBenchmark(const SpinlockBenchmarkConfig& config,
   std::vector<nlohmann::json> rows;
   for (LockRelease release : config.releases) {
     for (double theta : config.thetas) {
-      // Rank r is lock r: the hottest locks are neighbours, but 8-byte locks
-      // only share an atomic bucket every 512 words, as on the real NIC.
-      const workloads::ZipfianGenerator zipfian(config.locks, theta);
+      // Lock i is the i-th 8-byte word: locks share an atomic bucket every
+      // 512 words, as on the real NIC.
+      const LockPopularity popularity(config.locks, theta, config.key_space);
       PointResult point =
           MeasurePoint(config.topology, options, [&](rdma::Client& client, Random& random) {
             const rdma::GlobalAddress lock = rdma::GlobalAddress::Host(
-                0, rdma::MemoryLayout::kFirstChunkOffset + zipfian.Next(random) * 8);
+                0, rdma::MemoryLayout::kFirstChunkOffset + uint64_t{popularity.Next(random)} * 8);
             while (client.CompareAndSwap(lock, 0, 1) != 0) client.RetryAfterFailedCas();
             if (release == LockRelease::kFetchAndAdd) {
               client.FetchAndAdd(lock, ~uint64_t{0});
@@ -40,8 +39,10 @@ nlohmann::json RunSpinlockBenchmark(const SpinlockBenchmarkConfig& config,
       "RDMA spin locks (Sherman Fig. 2): " + std::to_string(config.topology.clients()) +
           " clients, " + std::to_string(config.locks) + " locks on one memory server",
       {"release", "theta", "mops", "p50_us", "p99_us"},
-      {{"clients", config.topology.clients()}, {"locks", config.locks}}, options, rows, points,
-      table);
+      {{"clients", config.topology.clients()},
+       {"locks", config.locks},
+       {"key_space", config.key_space}},
+      options, rows, points, table);
 }
 
 }  // namespace dmbench::micro

@@ -37,6 +37,19 @@ TEST(HoclBenchmark, DefaultVariantsAreThePapersFourSteps) {
   }
 }
 
+// The paper's eight machines each host a memory server and a compute server
+// (§5.1), and its lock benchmark takes locks for Zipfian keys over its
+// driver's 64 Mi keys.
+TEST(HoclBenchmark, DefaultsAreThePapersClusterAndKeys) {
+  const HoclBenchmarkConfig config;
+  EXPECT_TRUE(config.topology.colocated);
+  EXPECT_EQ(config.topology.compute_servers, 8u);
+  EXPECT_EQ(config.topology.memory_servers, 8u);
+  EXPECT_EQ(config.topology.clients(), 176u);
+  EXPECT_EQ(config.locks, 10240u);
+  EXPECT_EQ(config.key_space, uint64_t{1} << 26);
+}
+
 // A short run of the figure's set-up (176 clients, 10240 locks, Zipfian
 // 0.99): one row per variant, in order. On-chip memory raises throughput;
 // the wait queues alone cut the tail (no client spins on the NIC behind its

@@ -29,6 +29,9 @@ rdma::sim::NicProfile MechanismsOff() {
 nlohmann::json SmallSpinlock(const rdma::sim::NicProfile& profile) {
   SpinlockBenchmarkConfig config;
   config.thetas = {0.99};
+  // The locks themselves drawn Zipfian, as every revision before the keys'
+  // law drew them.
+  config.key_space = 0;
   config.topology = MicroTopology(2);
   MicroOptions options;
   options.profile = profile;
