@@ -98,7 +98,7 @@ TEST(ModelMechanisms, OnChipSpinnersHurtReadsFarLess) {
       ReadRatePerReader(rdma::sim::testing::DefaultProfile(), rdma::MemorySpace::kHost);
   const std::vector<double> on_chip =
       ReadRatePerReader(rdma::sim::testing::DefaultProfile(), rdma::MemorySpace::kOnChip);
-  // An on-chip atomic holds its unit 180 ns, a host one a 450 ns PCIe read:
+  // An on-chip atomic holds its unit 150 ns, a host one a 450 ns PCIe read:
   // readers keep more of their rate, and more so the more spinners there are.
   EXPECT_GT(on_chip[1], 1.3 * host[1]);
   EXPECT_GT(on_chip[2] / host[2], on_chip[1] / host[1]);
