@@ -39,7 +39,7 @@ TEST(NicProfile, ShippedProfileLoadsWithItsValues) {
   EXPECT_EQ(profile.cpu_doorbell_ns, 80);
   EXPECT_EQ(profile.cpu_poll_completion_ns, 40);
   EXPECT_EQ(profile.cpu_wakeup_ns, 41);
-  EXPECT_EQ(profile.cpu_lock_spinner_ns, 31);
+  EXPECT_EQ(profile.cpu_lock_spinner_ns, 36);
   EXPECT_EQ(profile.link_bandwidth_gbps, 100);
   EXPECT_EQ(profile.link_latency_ns, 350);
   EXPECT_EQ(profile.link_packet_overhead_bytes, 30u);
