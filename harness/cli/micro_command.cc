@@ -3,6 +3,7 @@
 #include <boost/program_options.hpp>
 
 #include <iostream>
+#include <optional>
 
 #include "harness/cli/cli_support.h"
 #include "harness/driver/benchmark_runner.h"
@@ -118,6 +119,22 @@ std::vector<rdma::MemorySpace> MemorySpaces(const po::variables_map& values) {
        {"both", {rdma::MemorySpace::kHost, rdma::MemorySpace::kOnChip}}});
 }
 
+// --latency-from: "all" samples every client, a number one compute server's
+// clients (MicroOptions::latency_compute_server); `fallback` when not given.
+std::optional<uint32_t> LatencyFrom(const po::variables_map& values,
+                                    std::optional<uint32_t> fallback) {
+  if (!values.count("latency-from")) return fallback;
+  const std::string text = values["latency-from"].as<std::string>();
+  if (text == "all") return std::nullopt;
+  const bool digits = !text.empty() && text.size() <= 9 &&
+                      text.find_first_not_of("0123456789") == std::string::npos;
+  if (!digits) {
+    throw ConfigError("--latency-from: '" + text +
+                      "' is neither all nor a compute server index (0, 1, ...)");
+  }
+  return static_cast<uint32_t>(std::stoul(text));
+}
+
 uint32_t Locks(const po::variables_map& values) {
   return static_cast<uint32_t>(UnsignedOption(values, "locks", 1, 1000000));
 }
@@ -152,6 +169,9 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
       "simulated measured window per point in us (default: verbs and atomics 200, spinlock "
       "10000: lock queues need milliseconds to reach their steady state)")(
       "out", po::value<std::string>(), "write the results as JSON to this file")(
+      "latency-from", po::value<std::string>(),
+      "whose operations are latency samples: all (every client) or N (compute server N's "
+      "clients, as Sherman's driver prints node 0's; default: hocl 0, others all)")(
       "compute-servers", po::value<uint64_t>(), "override the benchmark's compute servers")(
       "threads", po::value<uint64_t>(), "override client threads per compute server")(
       "coroutines", po::value<uint64_t>(), "override coroutines per thread")(
@@ -248,8 +268,10 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
   }
   micro_options.seed = values["seed"].as<uint64_t>();
   // Each benchmark has its own default window; the options override all.
-  auto window = [&](double warmup_us, double measure_us) {
+  auto window = [&](double warmup_us, double measure_us,
+                    std::optional<uint32_t> latency_from = std::nullopt) {
     micro::MicroOptions windowed = micro_options;
+    windowed.latency_compute_server = LatencyFrom(values, latency_from);
     windowed.warmup_us = values.count("warmup-us") ? values["warmup-us"].as<double>() : warmup_us;
     windowed.measure_us =
         values.count("measure-us") ? values["measure-us"].as<double>() : measure_us;

@@ -2,6 +2,9 @@
 
 #include <cstdio>
 #include <sstream>
+#include <string>
+
+#include "harness/rdma/errors.h"
 
 namespace dmbench::micro {
 
@@ -25,6 +28,12 @@ nlohmann::json PointResult::ToJson() const {
 
 PointResult MeasurePoint(const rdma::Topology& topology, const MicroOptions& options,
                          const Operation& operation) {
+  if (options.latency_compute_server &&
+      *options.latency_compute_server >= topology.compute_servers) {
+    throw ConfigError("--latency-from: compute server " +
+                      std::to_string(*options.latency_compute_server) + " does not exist; " +
+                      "allowed: all or 0.." + std::to_string(topology.compute_servers - 1));
+  }
   rdma::sim::SimOptions sim_options;
   sim_options.seed = options.seed;
   sim_options.substrate = options.substrate;
@@ -37,6 +46,8 @@ PointResult MeasurePoint(const rdma::Topology& topology, const MicroOptions& opt
   result.simulator = cluster.Run([&](rdma::Client& client) {
     Random random(DeriveSeed(options.seed, client.location().index));
     PointResult& mine = per_client[client.location().index];
+    const bool sampled = !options.latency_compute_server ||
+                         *options.latency_compute_server == client.location().compute_server;
     for (;;) {
       const uint64_t start = client.NowNanoseconds();
       if (start >= end_ns) break;
@@ -52,7 +63,7 @@ PointResult MeasurePoint(const rdma::Topology& topology, const MicroOptions& opt
         mine.payload_bytes += completed.payload_bytes;
         // Work that completes no counted operation (a background spinner)
         // is load, not a latency sample.
-        if (completed.operations > 0) mine.latency_ns.Record(finish - start);
+        if (completed.operations > 0 && sampled) mine.latency_ns.Record(finish - start);
       }
     }
   });
@@ -93,6 +104,9 @@ nlohmann::json FinishBenchmark(const std::string& benchmark, const std::string& 
   parameters["benchmark"] = benchmark;
   parameters["warmup_us"] = options.warmup_us;
   parameters["measure_us"] = options.measure_us;
+  parameters["latency_from"] = options.latency_compute_server
+                                   ? nlohmann::json(*options.latency_compute_server)
+                                   : nlohmann::json("all");
   parameters["points"] = rows;
   parameters["simulator"] = SimulatorSpeedJson(points);
   return parameters;

@@ -4,10 +4,12 @@
 // these variant names.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <sstream>
 #include <string>
 
 #include "harness/micro/hocl_benchmark.h"
+#include "harness/rdma/errors.h"
 #include "harness/rdma/sim/tests/sim_test_support.h"
 
 namespace dmbench::micro {
@@ -72,6 +74,34 @@ TEST(HoclBenchmark, EachStepHelpsUnderSkew) {
   EXPECT_GT(mops(1), 1.2 * mops(0));
   EXPECT_LT(p99(2), 0.7 * p99(1));
   EXPECT_GT(mops(3), 2 * mops(2));
+}
+
+// Sherman's driver prints node 0's percentiles. Sampling one compute server
+// leaves the simulation and its throughput alone; on the co-located cluster
+// compute server 0 reaches the locks over loopback, so its uncontended
+// acquisitions are faster than the cluster's.
+TEST(HoclBenchmark, LatencyFromOneComputeServerSamplesOnlyItsClients) {
+  auto run = [](std::optional<uint32_t> server) {
+    HoclBenchmarkConfig config;
+    config.variants = {config.variants[2]};  // +Hierarchical: most acquisitions uncontended
+    MicroOptions options;
+    options.profile = rdma::sim::testing::DefaultProfile();
+    options.warmup_us = 500;
+    options.measure_us = 2000;
+    options.latency_compute_server = server;
+    std::ostringstream table;
+    return RunHoclBenchmark(config, options, table);
+  };
+  const nlohmann::json all = run(std::nullopt);
+  const nlohmann::json first = run(0);
+  EXPECT_EQ(all.at("latency_from"), "all");
+  EXPECT_EQ(first.at("latency_from"), 0);
+  const nlohmann::json& all_point = all.at("points").at(0);
+  const nlohmann::json& first_point = first.at("points").at(0);
+  EXPECT_EQ(all_point.at("operations"), first_point.at("operations"));
+  EXPECT_EQ(all_point.at("simulator").at("events"), first_point.at("simulator").at("events"));
+  EXPECT_LT(first_point.at("p50_us").get<double>(), 0.8 * all_point.at("p50_us").get<double>());
+  EXPECT_THROW(run(8), ConfigError);
 }
 
 // Sherman's lock benchmark posts its release and goes on: an uncontended
