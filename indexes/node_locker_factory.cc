@@ -9,8 +9,9 @@ std::unique_ptr<NodeLocker> MakeNodeLocker(const LockOptions& options, const Glo
                                            uint32_t compute_servers, bool await_release) {
   const WriteBackPolicy policy{.combine = options.combine, .await_release = await_release};
   if (options.hierarchical) {
-    return std::make_unique<sherman::HierarchicalLocker>(table, compute_servers, policy,
-                                                         options.handover);
+    return std::make_unique<sherman::HierarchicalLocker>(
+        table, compute_servers, policy, options.handover,
+        options.wait_queues ? sherman::LocalWaitOrder::kFifo : sherman::LocalWaitOrder::kUnordered);
   }
   return std::make_unique<fgplus::RemoteSpinLocker>(table, policy);
 }

@@ -28,8 +28,11 @@ struct LockOptions {
   bool masked = false;       // 16-bit locks by masked CAS (sim only); else 64-bit
   bool faa_release = false;  // release by FAA, as FG did; FG+ and Sherman use a WRITE
   bool hierarchical = true;  // local lock table with FIFO wait queues per compute server
-  uint32_t handover = 8;     // max consecutive local handovers; 0 = off
-  bool combine = true;       // write-back + release in one batch
+  // The local lock table's waiters queue first come first served; false: a
+  // freed local lock goes to any waiter (Sherman §5.7 measures both).
+  bool wait_queues = true;
+  uint32_t handover = 8;  // max consecutive local handovers; 0 = off
+  bool combine = true;    // write-back + release in one batch
   // How long a CAS may keep failing on one lock before the operation gives
   // up with an error (GlobalLockTable::Acquire), in the backend's clock. A
   // lock waited for this long is not contended but lost: its holder died, its

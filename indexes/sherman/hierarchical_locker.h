@@ -14,7 +14,8 @@ namespace dmbench::indexes::sherman {
 class HierarchicalLocker : public NodeLocker {
  public:
   HierarchicalLocker(const GlobalLockTable& table, uint32_t compute_servers,
-                     const WriteBackPolicy& policy, uint32_t max_handovers);
+                     const WriteBackPolicy& policy, uint32_t max_handovers,
+                     LocalWaitOrder order = LocalWaitOrder::kFifo);
 
   LockGrant Acquire(rdma::Client& client, rdma::GlobalAddress node, IndexOpStats& stats) override;
   void WriteBackAndRelease(rdma::Client& client, const LockGrant& grant,

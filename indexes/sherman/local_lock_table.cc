@@ -1,5 +1,7 @@
 #include "indexes/sherman/local_lock_table.h"
 
+#include "harness/util/random.h"
+
 namespace dmbench::indexes::sherman {
 
 bool LocalLockTable::Acquire(rdma::Client& client, uint64_t lock_id) {
@@ -50,6 +52,11 @@ bool LocalLockTable::ShouldHandOver(uint64_t lock_id, uint32_t max_handovers) {
   return !lock.queue.empty() && lock.consecutive_handovers < max_handovers;
 }
 
+size_t LocalLockTable::NextWaiter(const LocalLock& lock) {
+  if (order_ == LocalWaitOrder::kFifo) return 0;
+  return static_cast<size_t>(SplitMix64(draws_) % lock.queue.size());
+}
+
 void LocalLockTable::Release(rdma::Client& client, uint64_t lock_id, bool hand_over) {
   rdma::Client* next = nullptr;
   uint32_t spinners = 0;
@@ -61,8 +68,9 @@ void LocalLockTable::Release(rdma::Client& client, uint64_t lock_id, bool hand_o
       locks_.erase(found);
       return;
     }
-    Waiter* waiter = lock.queue.front();
-    lock.queue.pop_front();
+    const auto next_waiter = lock.queue.begin() + static_cast<std::ptrdiff_t>(NextWaiter(lock));
+    Waiter* waiter = *next_waiter;
+    lock.queue.erase(next_waiter);
     Dequeued(lock, *waiter->client);
     lock.consecutive_handovers = hand_over ? lock.consecutive_handovers + 1 : 0;
     waiter->handed_over = hand_over;

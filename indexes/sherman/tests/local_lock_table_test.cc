@@ -1,10 +1,12 @@
-// The local lock table's hand-off on the simulated fabric: FIFO, and slowed
+// The local lock table's hand-off on the simulated fabric: FIFO (or in a
+// drawn order without wait queues), and slowed
 // by the waiters that spin, one per thread (a thread's waiting coroutines
 // take turns on its core).
 #include "indexes/sherman/local_lock_table.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "harness/rdma/sim/tests/sim_test_support.h"
@@ -21,13 +23,14 @@ struct HandOff {
 
 // Client 0 takes the lock, lets every other client queue, then releases;
 // each waiter holds the lock briefly and releases in turn.
-HandOff Measure(uint32_t threads, uint32_t coroutines, double spinner_ns) {
+HandOff Measure(uint32_t threads, uint32_t coroutines, double spinner_ns,
+                LocalWaitOrder order = LocalWaitOrder::kFifo) {
   rdma::sim::NicProfile profile = rdma::sim::testing::DefaultProfile();
   profile.cpu_lock_spinner_ns = spinner_ns;
   rdma::Topology topology = rdma::sim::testing::SmallTopology(1, 1, coroutines);
   topology.threads_per_compute_server = threads;
   auto cluster = rdma::sim::testing::MakeCluster(topology, profile);
-  LocalLockTable table;
+  LocalLockTable table(order);
   HandOff result;
   uint64_t released_at = 0;
   cluster->Run([&](rdma::Client& client) {
@@ -50,8 +53,21 @@ HandOff Measure(uint32_t threads, uint32_t coroutines, double spinner_ns) {
 }
 
 TEST(LocalLockTable, EveryWaiterGetsTheLockOnce) {
-  const HandOff handoff = Measure(2, 4, 31);
-  EXPECT_EQ(handoff.order.size(), 7u);
+  for (LocalWaitOrder order : {LocalWaitOrder::kFifo, LocalWaitOrder::kUnordered}) {
+    std::vector<uint32_t> order_got = Measure(2, 4, 31, order).order;
+    std::sort(order_got.begin(), order_got.end());
+    EXPECT_EQ(order_got, (std::vector<uint32_t>{1, 2, 3, 4, 5, 6, 7}));
+  }
+}
+
+// With wait queues the waiters are served in the order they queued; without
+// them in an order drawn by the table, the same on every run.
+TEST(LocalLockTable, WithoutWaitQueuesAnyWaiterMayComeNext) {
+  const std::vector<uint32_t> fifo = Measure(8, 1, 0, LocalWaitOrder::kFifo).order;
+  const std::vector<uint32_t> unordered = Measure(8, 1, 0, LocalWaitOrder::kUnordered).order;
+  EXPECT_TRUE(std::is_sorted(fifo.begin(), fifo.end()));
+  EXPECT_FALSE(std::is_sorted(unordered.begin(), unordered.end()));
+  EXPECT_EQ(unordered, Measure(8, 1, 0, LocalWaitOrder::kUnordered).order);
 }
 
 // 3 threads x 4 coroutines: the holder's thread is busy until it releases,
