@@ -3,6 +3,7 @@
 Reads the micro document of a `dmbench micro hocl` experiment
 (configs/experiments/fig16-*.json): 176 clients acquire and release
 Zipfian-chosen locks with each lock variant in turn ("RDMA lock", "+On-Chip",
+"+Local (no queues)", a point the paper's text states without a bar,
 "+Hierarchical", "+Handover"). One panel per Zipfian parameter: throughput bars (Mops) per
 variant, 50p and 99p latency (us) on a log right axis. The paper's steps
 (paper_marks.py: each technique's factor over the one before, applied to our

@@ -580,6 +580,7 @@ def fig16(root: Path) -> list[Path]:
     points = [micro_point(mops, p50, p99, 50000, 0, variant=variant, theta=0.99)
               for variant, mops, p50, p99 in (("RDMA lock", 4.4, 3.5, 823),
                                               ("+On-Chip", 6.1, 3.2, 586),
+                                              ("+Local (no queues)", 6.2, 3.2, 190),
                                               ("+Hierarchical", 6.2, 3.2, 167),
                                               ("+Handover", 20.0, 3.2, 88))]
     return [write_micro(root / "fig16", {"name": "fig16-hocl", "figure": "Figure 16 (§5.7)",

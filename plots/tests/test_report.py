@@ -469,7 +469,7 @@ class Ablations(unittest.TestCase):
         self.assertEqual(moved[0][1:4], ["1.39× (Zipfian 0.99)", "1.02× (Zipfian 0.99)",
                                          "2.89×"])
         self.assertIn("No claim moved.", self.report.split("### nothing off (`no-op`)")[1])
-        self.assertIn("ablation no-on-chip-speedup (on-chip lock latency off): 8 claims rerun",
+        self.assertIn("ablation no-on-chip-speedup (on-chip lock latency off): 10 claims rerun",
                       self.process.stdout)
 
     def test_a_malformed_description_fails_naming_file_and_field(self):
