@@ -64,21 +64,42 @@ std::vector<Variant> ReadVariants(JsonObjectReader& reader) {
 }
 
 // The cartesian product of the sweep's axes, as objects of path -> value.
+// An axis is one path and its values, or several paths joined by commas
+// whose values change together: each value is a list with one entry per
+// path ("topology.threads_per_compute_server,topology.coroutines_per_thread":
+// [[8, 1], [22, 3]]), for a figure whose x-axis is reached by different
+// fields in different ranges.
 std::vector<nlohmann::json> ReadSweep(JsonObjectReader& reader) {
   std::vector<nlohmann::json> combinations = {nlohmann::json::object()};
   if (!reader.Has("sweep")) return combinations;
   const nlohmann::json& axes = reader.Raw("sweep");
   const std::string where = reader.FieldPath("sweep");
   if (!axes.is_object()) throw ConfigError(where + ": must be an object of path: [values]");
-  for (const auto& [path, values] : axes.items()) {
+  for (const auto& [axis, values] : axes.items()) {
     if (!values.is_array() || values.empty()) {
-      throw ConfigError(where + "." + path + ": must be a non-empty list of values");
+      throw ConfigError(where + "." + axis + ": must be a non-empty list of values");
+    }
+    std::vector<std::string> paths;
+    for (size_t begin = 0;;) {
+      const size_t comma = axis.find(',', begin);
+      paths.push_back(axis.substr(begin, comma - begin));
+      if (comma == std::string::npos) break;
+      begin = comma + 1;
     }
     std::vector<nlohmann::json> crossed;
     for (const nlohmann::json& combination : combinations) {
       for (const nlohmann::json& value : values) {
         nlohmann::json next = combination;
-        next[path] = value;
+        if (paths.size() == 1) {
+          next[axis] = value;
+        } else {
+          if (!value.is_array() || value.size() != paths.size()) {
+            throw ConfigError(where + "." + axis + ": each value must be a list of " +
+                              std::to_string(paths.size()) + " values, one per path; got " +
+                              Printable(value.dump(), 80));
+          }
+          for (size_t i = 0; i < paths.size(); ++i) next[paths[i]] = value[i];
+        }
         crossed.push_back(std::move(next));
       }
     }

@@ -2,7 +2,8 @@
 //
 // An experiment file holds a base config, and named variants (each a set of
 // field overrides: "FG+", "+Combine", ...) and/or a sweep (fields and the
-// values each takes, crossed); or, for the substrate figures, a "micro"
+// values each takes, crossed; fields joined by commas take their values
+// together); or, for the substrate figures, a "micro"
 // section: {"arguments": ["spinlock", "--thetas", "0,0.99"]}. Its points are the variants crossed
 // with the sweep; each point is one run and one result file, named after its variant and sweep
 // values so that plots can find them.

@@ -202,6 +202,44 @@ TEST(Experiment, VariantsCrossTheSweepAndEveryPointIsValidated) {
   EXPECT_THROW(LoadExperiment(WriteTemp("bad3.json", bad), {}), ConfigError);
 }
 
+// Paths joined by a comma are one axis: their values go together, and the
+// axis crosses the others and the variants like any axis.
+TEST(Experiment, LinkedSweepPathsTakeTheirValuesTogether) {
+  const nlohmann::json definition = {
+      {"name", "scalability"},
+      {"base", {{"workload", {{"keys", 1000}}}}},
+      {"variants",
+       {{{"name", "FG+"}, {"set", {{"index.preset", "fgplus"}}}},
+        {{"name", "Sherman"}, {"set", {{"index.preset", "sherman"}}}}}},
+      {"sweep",
+       {{"topology.threads_per_compute_server,topology.coroutines_per_thread",
+         {{1, 1}, {4, 1}, {4, 2}}},
+        {"workload.theta", {0.9, 0.99}}}}};
+  const Experiment experiment = LoadExperiment(WriteTemp("linked.json", definition), {});
+  ASSERT_EQ(experiment.points.size(), 12u);
+  EXPECT_EQ(experiment.points[0].name,
+            "FG+__topology.coroutines_per_thread=1__topology.threads_per_compute_server=1__"
+            "workload.theta=0.9");
+  const nlohmann::json& last = experiment.points[11].config;
+  EXPECT_EQ(last["index"]["preset"], "sherman");
+  EXPECT_EQ(last["topology"]["threads_per_compute_server"], 4);
+  EXPECT_EQ(last["topology"]["coroutines_per_thread"], 2);
+  EXPECT_EQ(last["workload"]["theta"], 0.99);
+
+  nlohmann::json bad = definition;
+  bad["sweep"]["topology.threads_per_compute_server,topology.coroutines_per_thread"][1] = {4};
+  try {
+    LoadExperiment(WriteTemp("linked_bad.json", bad), {});
+    ADD_FAILURE() << "a linked value of the wrong length was accepted";
+  } catch (const ConfigError& error) {
+    EXPECT_NE(std::string(error.what())
+                  .find("sweep.topology.threads_per_compute_server,topology.coroutines_per_thread:"
+                        " each value must be a list of 2 values, one per path; got [4]"),
+              std::string::npos)
+        << error.what();
+  }
+}
+
 // The figure registry's two fields: the name ae/run.sh knows, and the plot.
 TEST(Experiment, FigureRegistrationIsChecked) {
   const nlohmann::json definition = {{"name", "registered"},
