@@ -387,7 +387,15 @@ def write_sweep(directory: Path, definition: dict) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     variants = definition.get("variants") or [{"name": "", "set": {}}]
     axes = definition.get("sweep", {})
-    combinations = [dict(zip(axes, values)) for values in itertools.product(*axes.values())]
+    combinations = []
+    for values in itertools.product(*axes.values()):
+        combination = {}
+        for axis, value in zip(axes, values):
+            # Paths joined by a comma take their values together.
+            paths = axis.split(",")
+            combination.update({axis: value} if len(paths) == 1 else dict(zip(paths, value)))
+        # Keys in order, as the JSON object that holds them in the C++ driver.
+        combinations.append(dict(sorted(combination.items())))
     points = []
     for variant in variants:
         for combination in combinations:

@@ -85,8 +85,9 @@ class ResultsCsv(unittest.TestCase):
                              insert["verbs_per_op"]["bytes_written"])
             self.assertEqual(float(row["overall.round_trips.mean"]),
                              result["operations"]["overall"]["round_trips"]["mean"])
-            self.assertEqual(int(row["clients"]),
-                             8 * 22 * result["config"]["topology"]["coroutines_per_thread"])
+            topology = result["config"]["topology"]
+            self.assertEqual(int(row["clients"]), 8 * topology["threads_per_compute_server"]
+                             * topology["coroutines_per_thread"])
             self.assertEqual(row["series"], entry["variant"])
 
     def test_operations_that_did_not_run_are_empty(self):
