@@ -1,13 +1,12 @@
 // Sherman §5.7 / Fig. 16: the hierarchical on-chip lock under skew. Clients
 // acquire and release the locks of nodes chosen by a Zipfian key
-// (lock_popularity.h),
-// through the indexes' own lock code, for the lock variants of the figure:
-// RDMA spin locks in host memory, +on-chip memory, local lock tables without
-// wait queues (a point the paper's text states, not one of its bars),
-// +hierarchical (local lock tables with FIFO wait queues, no handover),
-// +handover. As in Sherman's
-// lock benchmark (Tree::lock_bench), a client posts its release without
-// waiting for it, and handover stops after 8 in a row (kMaxHandOverTime).
+// (lock_popularity.h), through the indexes' own lock code, for the lock
+// variants of the figure: RDMA spin locks in host memory, +on-chip memory,
+// local lock tables without wait queues (a point the paper's text states,
+// not one of its bars), +hierarchical (local lock tables with FIFO wait
+// queues, no handover), +handover. As in Sherman's lock benchmark
+// (Tree::lock_bench), a client posts its release without waiting for it, and
+// handover stops after 8 in a row (kMaxHandOverTime).
 #pragma once
 
 #include <cstdint>
@@ -48,8 +47,9 @@ struct HoclBenchmarkConfig {
   // own machine's clients reach them over loopback.
   rdma::Topology topology = DefaultTopology();
 
-  // The paper's four steps and the tables without wait queues, +Handover with at most
-  // `max_handovers` in a row (the Sherman preset's, Sherman's kMaxHandOverTime, by default).
+  // The paper's four steps and the tables without wait queues, +Handover
+  // with at most `max_handovers` in a row (the Sherman preset's, Sherman's
+  // kMaxHandOverTime, by default).
   static std::vector<HoclVariant> DefaultVariants(uint32_t max_handovers);
   static rdma::Topology DefaultTopology();
 };

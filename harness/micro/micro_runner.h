@@ -27,11 +27,10 @@ struct MicroOptions {
   double warmup_us = 20;
   double measure_us = 200;
   rdma::SubstrateOptions substrate;  // the substrate's techniques, all off by default
-  // Whose operations are latency samples: every client's, or only those of
-  // one compute server. Sherman's benchmark driver prints the percentiles of
-  // node 0's threads alone (test/benchmark.cpp, cal_latency on node 0), so a
-  // faithful Fig. 16 samples compute server 0. Throughput always counts
-  // every client.
+  // Whose operations are latency samples: every client's (unset), or only
+  // those of one compute server, as Sherman's benchmark driver prints the
+  // percentiles of node 0's threads alone (test/benchmark.cpp, cal_latency
+  // on node 0). Throughput always counts every client.
   std::optional<uint32_t> latency_compute_server;
 };
 
