@@ -119,11 +119,10 @@ std::vector<rdma::MemorySpace> MemorySpaces(const po::variables_map& values) {
        {"both", {rdma::MemorySpace::kHost, rdma::MemorySpace::kOnChip}}});
 }
 
-// --latency-from: "all" samples every client, a number one compute server's
-// clients (MicroOptions::latency_compute_server); `fallback` when not given.
-std::optional<uint32_t> LatencyFrom(const po::variables_map& values,
-                                    std::optional<uint32_t> fallback) {
-  if (!values.count("latency-from")) return fallback;
+// --latency-from: "all" (or not given) samples every client, a number one
+// compute server's clients (MicroOptions::latency_compute_server).
+std::optional<uint32_t> LatencyFrom(const po::variables_map& values) {
+  if (!values.count("latency-from")) return std::nullopt;
   const std::string text = values["latency-from"].as<std::string>();
   if (text == "all") return std::nullopt;
   const bool digits = !text.empty() && text.size() <= 9 &&
@@ -171,7 +170,7 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
       "out", po::value<std::string>(), "write the results as JSON to this file")(
       "latency-from", po::value<std::string>(),
       "whose operations are latency samples: all (every client) or N (compute server N's "
-      "clients, as Sherman's driver prints node 0's; default: hocl 0, others all)")(
+      "clients, as Sherman's driver prints node 0's; default: all)")(
       "compute-servers", po::value<uint64_t>(), "override the benchmark's compute servers")(
       "threads", po::value<uint64_t>(), "override client threads per compute server")(
       "coroutines", po::value<uint64_t>(), "override coroutines per thread")(
@@ -268,10 +267,9 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
   }
   micro_options.seed = values["seed"].as<uint64_t>();
   // Each benchmark has its own default window; the options override all.
-  auto window = [&](double warmup_us, double measure_us,
-                    std::optional<uint32_t> latency_from = std::nullopt) {
+  auto window = [&](double warmup_us, double measure_us) {
     micro::MicroOptions windowed = micro_options;
-    windowed.latency_compute_server = LatencyFrom(values, latency_from);
+    windowed.latency_compute_server = LatencyFrom(values);
     windowed.warmup_us = values.count("warmup-us") ? values["warmup-us"].as<double>() : warmup_us;
     windowed.measure_us =
         values.count("measure-us") ? values["measure-us"].as<double>() : measure_us;

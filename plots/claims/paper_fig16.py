@@ -19,12 +19,14 @@ FIG16 = "fig16-hocl"
 NO_WAIT_QUEUES = "+Local (no queues)"
 
 
-def fig16_variants(results: Results) -> tuple[dict[str, dict], float]:
+def fig16_variants(results: Results, *also: str) -> tuple[dict[str, dict], float]:
+    """The points at the highest Zipfian parameter, by variant: the paper's
+    four bars and the variants named in `also` must be there."""
     benchmarks = dr.micro_benchmarks([experiment(results, FIG16)], "hocl")
     variants = dr.micro_points_by(benchmarks, "variant")
     theta = max(t for by_theta in variants.values() for t in by_theta)
     at_theta = {v: by_theta[theta] for v, by_theta in variants.items() if theta in by_theta}
-    for needed in ("RDMA lock", "+On-Chip", "+Hierarchical", "+Handover"):
+    for needed in ("RDMA lock", "+On-Chip", "+Hierarchical", "+Handover") + also:
         if needed not in at_theta:
             raise dr.ResultsError(f"{benchmarks[0].source}: no hocl variant '{needed}' at "
                                   f"Zipfian {theta:g} (found: {', '.join(at_theta)})")
@@ -33,11 +35,7 @@ def fig16_variants(results: Results) -> tuple[dict[str, dict], float]:
 
 def hocl_gain(better: str, base: str, key: str) -> Callable[[Results], Measured]:
     def compute(results):
-        variants, theta = fig16_variants(results)
-        if better not in variants or base not in variants:
-            raise dr.ResultsError(f"no hocl variant '{better}' and '{base}' at Zipfian {theta:g} "
-                                  f"(found: {', '.join(variants)}); results from before "
-                                  f"the variant was measured need a new run")
+        variants, theta = fig16_variants(results, better, base)
         ours, theirs = variants[better][key], variants[base][key]
         where = f"Zipfian {theta:g}"
         return ratio(ours, theirs, where) if key == "mops" else ratio(theirs, ours, where)

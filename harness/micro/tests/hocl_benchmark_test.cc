@@ -62,8 +62,8 @@ TEST(HoclBenchmark, DefaultsAreThePapersClusterAndKeys) {
 // A short run of the figure's set-up (176 clients, 10240 locks, Zipfian
 // 0.99): one row per variant, in order. On-chip memory raises throughput;
 // the local lock tables alone cut the tail (no client spins on the NIC
-// behind its neighbours), their FIFO wait queues cut it further; handover raises throughput, as the
-// global lock stays put.
+// behind its neighbours), their FIFO wait queues cut it further; handover
+// raises throughput, as the global lock stays put.
 TEST(HoclBenchmark, EachStepHelpsUnderSkew) {
   HoclBenchmarkConfig config;
   MicroOptions options;
