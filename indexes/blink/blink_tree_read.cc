@@ -22,6 +22,14 @@ namespace {
 // READs in a row and the run fails with the reason.
 constexpr uint32_t kMaxConsecutiveSlowReads = 2000;
 
+// A range query has at most this many leaf READs in flight: Sherman's
+// kParaFetch (Tree::range_query posts 32, polls them, posts the next 32).
+constexpr size_t kParallelLeafReads = 32;
+// Leaves one index-cache lookup plans for a range without a limit. Sherman's
+// range query plans the whole range from one lookup; this bounds the plan's
+// memory on a range that spans most of the tree.
+constexpr size_t kPlannedLeavesPerLookup = 4096;
+
 std::string Microseconds(double ns) {
   char text[32];
   std::snprintf(text, sizeof(text), "%.3g us", ns / 1000);
@@ -217,28 +225,55 @@ void BLinkTree::RangeQuery(rdma::Client& client, uint64_t from, uint64_t to, siz
                            std::vector<KeyValue>* out, IndexOpStats& stats) {
   out->clear();
   Scratch& scratch = ScratchOf(client);
-  // Leaves fetched per round: enough for the limit at the bulkload fill.
-  size_t per_round = std::clamp<size_t>(
-      limit == 0 ? 16 : limit / std::max<uint32_t>(1, format_.leaf_capacity() / 2) + 1, 1, 64);
+  // As Sherman's range query (Tree::range_query) does: one index-cache
+  // lookup plans every leaf the range covers, and they are read
+  // kParallelLeafReads at a time, each group one round trip. A scan with a
+  // limit plans only what the limit needs at the bulkload fill.
+  size_t per_round = kParallelLeafReads;
+  size_t planned_per_lookup = kPlannedLeavesPerLookup;
+  if (limit != 0) {
+    per_round = std::clamp<size_t>(limit / std::max<uint32_t>(1, format_.leaf_capacity() / 2) + 1,
+                                   1, kParallelLeafReads);
+    planned_per_lookup = per_round;
+  }
   std::vector<std::vector<uint8_t>> buffers;
   std::vector<NodeImage> images;
   std::vector<rdma::GlobalAddress> leaves;
+  // The leaves the last cache lookup planned; those from next_planned on
+  // are still to be read. ends_at_gap: the lookup stopped where the cache's
+  // coverage did, so what follows its last leaf is found through siblings.
+  IndexCache::LeafRange planned;
+  size_t next_planned = 0;
+  bool ends_at_gap = false;
   uint64_t cursor = from;  // every key below it is done
   rdma::GlobalAddress next_hint = rdma::GlobalAddress::Null();
   uint32_t rounds = 0;
   while (cursor < to && (limit == 0 || out->size() < limit)) {
     if (++rounds > kMaxAttempts) throw std::runtime_error("range query did not converge");
     leaves.clear();
-    if (!next_hint.IsNull()) {
+    bool from_plan = true;
+    if (next_planned < planned.leaves.size()) {
+      const size_t take = std::min(per_round, planned.leaves.size() - next_planned);
+      leaves.assign(planned.leaves.begin() + static_cast<std::ptrdiff_t>(next_planned),
+                    planned.leaves.begin() + static_cast<std::ptrdiff_t>(next_planned + take));
+      next_planned += take;
+    } else if (!next_hint.IsNull()) {
       leaves.push_back(next_hint);
+      from_plan = false;
     } else {
       client.ChargeCpu(rdma::CpuWork::kIndexCacheLookup, 1);
-      leaves = StateOf(client).cache.FindLeaves(cursor, to, per_round).leaves;
-      if (leaves.empty()) {
+      planned = StateOf(client).cache.FindLeaves(cursor, to, planned_per_lookup);
+      next_planned = 0;
+      ends_at_gap = planned.covered_until < to && planned.leaves.size() < planned_per_lookup;
+      if (planned.leaves.empty()) {
         rdma::GlobalAddress via;
         leaves.push_back(Descend(client, cursor, 0, stats, &via));
+        from_plan = false;
       } else {
         ++stats.cache_hits;
+        next_planned = std::min(per_round, planned.leaves.size());
+        leaves.assign(planned.leaves.begin(),
+                      planned.leaves.begin() + static_cast<std::ptrdiff_t>(next_planned));
       }
     }
     next_hint = rdma::GlobalAddress::Null();
@@ -248,10 +283,15 @@ void BLinkTree::RangeQuery(rdma::Client& client, uint64_t from, uint64_t to, siz
     }
     const size_t requested = leaves.size();
     leaves.resize(ReadLeaves(client, leaves, buffers, images, stats));
-    // Leaves left out of a slow batch come from the cache next round, in
-    // batches no bigger than the one that was fast enough.
-    const bool truncated = leaves.size() < requested;
-    if (truncated) per_round = leaves.size();
+    // Leaves left out of a slow batch are read next round, in batches no
+    // bigger than the one that was fast enough.
+    if (leaves.size() < requested) {
+      per_round = leaves.size();
+      if (next_planned >= requested) next_planned -= requested - leaves.size();
+    }
+    // Where the planned leaves stop matching the tree, the rest of the plan
+    // is dropped and the walk goes on from the cursor.
+    bool plan_stale = false;
 
     for (size_t i = 0; i < leaves.size(); ++i) {
       const std::vector<uint8_t>& bytes = buffers[i];
@@ -268,6 +308,7 @@ void BLinkTree::RangeQuery(rdma::Client& client, uint64_t from, uint64_t to, siz
         } else {
           ForgetTopLevels(client);
         }
+        plan_stale = true;
         break;
       }
       scratch.sorted.clear();
@@ -282,16 +323,28 @@ void BLinkTree::RangeQuery(rdma::Client& client, uint64_t from, uint64_t to, siz
       for (const LeafSlot& entry : scratch.sorted) out->emplace_back(entry.key, entry.value);
       cursor = leaf.high_fence;
       if (cursor >= to || (limit != 0 && out->size() >= limit)) break;
-      // The next leaf in key order is this one's sibling; if the batch's next
-      // leaf is not it, the batch went stale and the sibling is read next.
-      if (i + 1 == leaves.size()) {
-        if (!truncated) next_hint = leaf.sibling;
-        break;
-      }
-      if (leaves[i + 1] != leaf.sibling) {
+      // The next leaf in key order is this one's sibling. If the plan's next
+      // leaf is not it, the plan went stale and the sibling is read next; so
+      // it is past the plan's end where the cache's coverage stopped, or
+      // after a leaf the plan did not name.
+      const bool batch_done = i + 1 == leaves.size();
+      const bool plan_left = next_planned < planned.leaves.size();
+      const rdma::GlobalAddress next = !batch_done ? leaves[i + 1]
+                                       : plan_left ? planned.leaves[next_planned]
+                                                   : rdma::GlobalAddress::Null();
+      if (!next.IsNull() && next != leaf.sibling) {
+        plan_stale = true;
         next_hint = leaf.sibling;
         break;
       }
+      if (batch_done) {
+        if (!plan_left && (!from_plan || ends_at_gap)) next_hint = leaf.sibling;
+        break;
+      }
+    }
+    if (plan_stale) {
+      planned.leaves.clear();
+      next_planned = 0;
     }
     if (cursor == kInfinity) break;
   }

@@ -215,6 +215,44 @@ TEST(ProtocolFacts, SplitWithCombineWritesSiblingNodeAndUnlockInOneBatch) {
   EXPECT_EQ(measured.index.write_back_bytes, 3u * options.node_bytes);  // two halves + new root
 }
 
+// As Sherman's range query (Tree::range_query): one index-cache lookup plans
+// every leaf of the range, and they are read 32 at a time (its kParaFetch),
+// one round trip per 32, for both presets.
+TEST(ProtocolFacts, RangeQueryReadsItsCachedLeavesThirtyTwoPerRoundTrip) {
+  constexpr uint64_t kKeys = 4000, kStride = 7;
+  for (TreeOptions options : {TreeOptions::FgPlus(), TreeOptions::Sherman()}) {
+    testing::TreeFixture fixture = testing::MakeFixture(options, 2, 1, 1, 7);
+    testing::Bulkload(fixture, kKeys, kStride, 0.8, nullptr);
+    fixture.cluster->Run([&](rdma::Client& client) {
+      if (client.location().index != 0) return;
+      // Warm the cache with every level-1 node: a lookup in every leaf.
+      IndexOpStats warm;
+      uint64_t value = 0;
+      for (uint64_t k = 0; k < kKeys; k += 8) {
+        fixture.tree->Lookup(client, 1 + kStride * k, &value, warm);
+      }
+      // A range of one to three groups of 32 leaves, and one of just 32.
+      const uint32_t per_leaf = fixture.tree->format().leaf_capacity() * 8 / 10;
+      for (const uint64_t leaves : {5ull, 32ull, 40ull, 70ull}) {
+        Measured measured;
+        std::vector<KeyValue> out;
+        {
+          rdma::StatsScope scope(client, measured.verbs);
+          // Starting at a leaf's first key, `leaves` leaves hold the range.
+          const uint64_t from = 1 + kStride * per_leaf * 10;
+          fixture.tree->RangeQuery(client, from, from + kStride * per_leaf * leaves, 0, &out,
+                                   measured.index);
+        }
+        SCOPED_TRACE(options.Describe() + ", " + std::to_string(leaves) + " leaves");
+        EXPECT_EQ(out.size(), per_leaf * leaves);
+        EXPECT_EQ(measured.verbs.reads, leaves);
+        EXPECT_EQ(measured.verbs.round_trips, (leaves + 31) / 32);
+        EXPECT_EQ(measured.index.cache_hits, 1u);
+      }
+    });
+  }
+}
+
 // A range query whose parallel leaf batch outlasts the 4-bit version wrap
 // window reads the batch again in parallel (halved while it stays too slow),
 // not leaf by leaf: a bounded number of round trips, and the same result.
