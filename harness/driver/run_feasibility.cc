@@ -43,7 +43,8 @@ uint32_t LargestNodeFor(const rdma::sim::NicProfile& profile, double window_us,
 
 void CheckWrapWindow(const RunConfig& config, const rdma::sim::NicProfile& profile) {
   const indexes::TreeOptions& index = config.index;
-  if (!indexes::NodeFormat(index).short_versions()) return;  // no wrap-around to guard
+  if (!indexes::NodeFormat(index).short_versions()) return;   // no wrap-around to guard
+  if (index.wrap_retry == indexes::WrapRetry::kNone) return;  // no READ is retried
   const rdma::sim::ReadPath path = rdma::sim::SlowestPath(config.topology);
   const double needed_us = WindowNeededUs(profile, index.node_bytes, path);
   if (index.wrap_window_us >= needed_us) return;
@@ -64,7 +65,7 @@ void CheckWrapWindow(const RunConfig& config, const rdma::sim::NicProfile& profi
       Shortest(kWrapWindowReads) +
       " such READs (the READ and one more queued ahead of it), or it retries every READ and "
       "the run never makes progress; " +
-      remedy);
+      remedy + ", or index.wrap_retry to 'none'");
 }
 
 // The bulkload fills each leaf to at most fill_factor of its entries and

@@ -80,9 +80,11 @@ class BLinkTree final : public Index {
   // Node I/O.
   rdma::GlobalAddress RootAddress(rdma::Client& client, bool refresh);
   // Whether a READ that took `took_ns` may have missed a wrap-around of 4-bit
-  // versions and must be retried (counted; an error after too many in a row).
+  // versions and must be retried, as options().wrap_retry says for a READ of
+  // a range query's batch or not (counted; an error after too many in a
+  // row). A slow READ it trusts is counted as such.
   bool TooSlowToTrust(rdma::Client& client, rdma::GlobalAddress address, uint64_t took_ns,
-                      IndexOpStats& stats, uint32_t& slow_reads) const;
+                      bool range_batch, IndexOpStats& stats, uint32_t& slow_reads) const;
   // The node-level check and the encoding, with the CPU their checksum costs
   // charged to `client`.
   bool NodeConsistent(rdma::Client& client, const uint8_t* node) const;

@@ -78,8 +78,14 @@ std::string Microseconds(double ns) {
 }  // namespace
 
 bool BLinkTree::TooSlowToTrust(rdma::Client& client, rdma::GlobalAddress address, uint64_t took_ns,
-                               IndexOpStats& stats, uint32_t& slow_reads) const {
+                               bool range_batch, IndexOpStats& stats, uint32_t& slow_reads) const {
   if (!format_.short_versions() || took_ns <= wrap_window_ns_) return false;
+  const bool retried = options_.wrap_retry == WrapRetry::kAll ||
+                       (options_.wrap_retry == WrapRetry::kLookups && !range_batch);
+  if (!retried) {
+    ++stats.slow_reads_trusted;
+    return false;
+  }
   ++stats.slow_read_retries;
   if (++slow_reads == kMaxConsecutiveSlowReads) {
     SlowReadsFailure(address, format_.node_bytes(), took_ns, options_.wrap_window_us,
@@ -127,7 +133,7 @@ bool BLinkTree::Lookup(rdma::Client& client, uint64_t key, uint64_t* value, Inde
         ++stats.read_retries;
         continue;
       }
-      if (TooSlowToTrust(client, address, took, stats, slow_reads)) continue;
+      if (TooSlowToTrust(client, address, took, false, stats, slow_reads)) continue;
       slow_reads = 0;
       format_.DecodeHeader(scratch.node.data(), &leaf);
       if (leaf.free || leaf.level != 0 || key < leaf.low_fence) {
@@ -192,7 +198,7 @@ size_t BLinkTree::ReadLeaves(rdma::Client& client, std::span<const rdma::GlobalA
     const uint64_t started = client.NowNanoseconds();
     client.ExecuteConcurrently(batches);
     const uint64_t took = client.NowNanoseconds() - started;
-    if (TooSlowToTrust(client, leaves[pending.front()], took, stats, slow_reads)) {
+    if (TooSlowToTrust(client, leaves[pending.front()], took, true, stats, slow_reads)) {
       // Re-issue the whole batch once (a passing load spike); a batch slow
       // twice in a row is halved each time, down to one leaf, so that a
       // batch too big for the window still makes progress.

@@ -50,8 +50,7 @@ class FenceOrderedSpans {
       chunk = 0;
     } else {
       const std::vector<Span>& spans = chunks_[chunk];
-      index = static_cast<size_t>(AfterLow(spans, low) -
-                                  spans.begin());
+      index = static_cast<size_t>(AfterLow(spans, low) - spans.begin());
       // The span at or below low overlaps if it reaches past low.
       if (spans[index - 1].high_fence > low) found.push_back(spans[index - 1]);
     }

@@ -18,12 +18,13 @@ struct IndexOpCounter {
 };
 
 struct IndexOpStats {
-  uint32_t read_retries = 0;       // re-reads of a node that failed its check
-  uint32_t slow_read_retries = 0;  // re-reads because a READ outlasted the version wrap window
-  uint32_t lock_retries = 0;       // failed CAS while acquiring a global lock
-  uint32_t handovers = 0;          // locks received from a local predecessor
-  uint32_t splits = 0;             // nodes split, at any level
-  uint32_t cache_hits = 0;         // level-1 cache routed the operation
+  uint32_t read_retries = 0;        // re-reads of a node that failed its check
+  uint32_t slow_read_retries = 0;   // re-reads because a READ outlasted the version wrap window
+  uint32_t slow_reads_trusted = 0;  // READs past that window trusted, as wrap_retry allows
+  uint32_t lock_retries = 0;        // failed CAS while acquiring a global lock
+  uint32_t handovers = 0;           // locks received from a local predecessor
+  uint32_t splits = 0;              // nodes split, at any level
+  uint32_t cache_hits = 0;          // level-1 cache routed the operation
   uint32_t cache_misses = 0;
   uint32_t wrong_turns = 0;            // a cache or traversal step led to the wrong node
   uint32_t sibling_chases = 0;         // B-link moves right past a concurrent split
@@ -52,6 +53,7 @@ inline std::span<const IndexOpCounter> IndexOpStats::Counters() {
   static constexpr IndexOpCounter kCounters[] = {
       {"read_retries", &S::read_retries},
       {"slow_read_retries", &S::slow_read_retries},
+      {"slow_reads_trusted", &S::slow_reads_trusted},
       {"lock_retries", &S::lock_retries},
       {"handovers", &S::handovers},
       {"splits", &S::splits},

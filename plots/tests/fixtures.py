@@ -28,7 +28,7 @@ DEFAULT_CONFIG = {
     "name": "run",
     "index": {"engine": "blink", "preset": "sherman", "consistency": "two_level", "combine": True, "onchip": True,
               "hierarchical": True, "handover": 4, "masked_locks": False, "faa_release": False,
-              "wrap_window_us": 8.0, "key_bytes": 8, "value_bytes": 8, "node_bytes": 1024,
+              "wrap_window_us": 8.0, "wrap_retry": "none", "key_bytes": 8, "value_bytes": 8, "node_bytes": 1024,
               "cache_mib": 64, "fill_factor": 0.8},
     "topology": {"memory_servers": 8, "compute_servers": 8, "threads_per_compute_server": 22,
                  "coroutines_per_thread": 1, "colocated": True, "host_memory_mib": 1024,
@@ -205,7 +205,7 @@ class OpModel:
                       "cache_hit_ratio": hits / count if count else 0.0,
                       "splits": writes_count // 250, "handovers": handovers,
                       "read_retries": read_retries, "slow_read_retries": 0,
-                      "lock_retries": lock_retries, "wrong_turns": 0, "sibling_chases": 0,
+                      "slow_reads_trusted": 0, "lock_retries": lock_retries, "wrong_turns": 0, "sibling_chases": 0,
                       "torn_entries_returned": 0, "speculative_hits": 0,
                       "speculative_misses": 0, "write_back_bytes": bytes_written},
         }

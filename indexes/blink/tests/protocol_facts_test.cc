@@ -253,9 +253,10 @@ TEST(ProtocolFacts, RangeQueryReadsItsCachedLeavesThirtyTwoPerRoundTrip) {
   }
 }
 
-// A range query whose parallel leaf batch outlasts the 4-bit version wrap
-// window reads the batch again in parallel (halved while it stays too slow),
-// not leaf by leaf: a bounded number of round trips, and the same result.
+// With wrap_retry all, a range query whose parallel leaf batch outlasts the
+// 4-bit version wrap window reads the batch again in parallel (halved while
+// it stays too slow), not leaf by leaf: a bounded number of round trips, and
+// the same result. Retrying lookups only, the batch is trusted and counted.
 TEST(ProtocolFacts, SlowRangeBatchIsReadAgainInParallel) {
   constexpr uint64_t kFrom = 1, kTo = 7 * 400;
   struct Run {
@@ -264,9 +265,10 @@ TEST(ProtocolFacts, SlowRangeBatchIsReadAgainInParallel) {
     uint64_t one_read_ns = 0;
     uint64_t range_ns = 0;
   };
-  auto run = [&](double wrap_window_us) {
+  auto run = [&](double wrap_window_us, WrapRetry retry = WrapRetry::kAll) {
     TreeOptions options = TreeOptions::Sherman();
     options.wrap_window_us = wrap_window_us;
+    options.wrap_retry = retry;
     Run result;
     result.measured =
         MeasureAlone(options, [&](BLinkTree& tree, rdma::Client& client, IndexOpStats& stats) {
@@ -306,6 +308,12 @@ TEST(ProtocolFacts, SlowRangeBatchIsReadAgainInParallel) {
   // of 10 and its re-issue, then halves (5, then 3 and 2 here, as the second
   // half's leaves sit less evenly on the two servers): 7.
   EXPECT_LE(tight.measured.verbs.round_trips, reads_before_range + 7);
+
+  const Run trusted = run((generous.one_read_ns + batch_ns) / 2 / 1000.0, WrapRetry::kLookups);
+  EXPECT_EQ(trusted.out, generous.out);
+  EXPECT_EQ(trusted.measured.verbs.round_trips, reads_before_range + 1);
+  EXPECT_EQ(trusted.measured.index.slow_read_retries, 0u);
+  EXPECT_EQ(trusted.measured.index.slow_reads_trusted, 1u);
 }
 
 }  // namespace
