@@ -1,6 +1,8 @@
 #include "indexes/blink/tree_options.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "harness/rdma/errors.h"
 #include "harness/util/config_fields.h"
@@ -24,17 +26,23 @@ const char* ConsistencyName(Consistency consistency) {
   return "unknown";
 }
 
-const char* WrapRetryName(WrapRetry retry) {
-  switch (retry) {
-    case WrapRetry::kNone:
-      return "none";
-    case WrapRetry::kLookups:
-      return "lookups";
-    case WrapRetry::kAll:
-      return "all";
+namespace {
+
+// wrap_retry's names in configs, in Describe() and in the field's docs.
+const std::vector<std::pair<std::string, WrapRetry>>& WrapRetryNames() {
+  static const std::vector<std::pair<std::string, WrapRetry>> names = {
+      {"none", WrapRetry::kNone}, {"lookups", WrapRetry::kLookups}, {"all", WrapRetry::kAll}};
+  return names;
+}
+
+std::string WrapRetryName(WrapRetry retry) {
+  for (const auto& [name, value] : WrapRetryNames()) {
+    if (value == retry) return name;
   }
   return "unknown";
 }
+
+}  // namespace
 
 TreeOptions TreeOptions::FgPlus() {
   TreeOptions options;
@@ -156,10 +164,7 @@ const ConfigFields<TreeOptions>& TreeOptions::Fields() {
         .Number("wrap_window_us", &O::wrap_window_us, 0.1, 1e6,
                 "with 4-bit versions, a READ longer than this may hide a version wrap-around "
                 "(paper §4.4: 16 x 0.5 us); wrap_retry says which such READs are retried")
-        .Choice("wrap_retry", &O::wrap_retry,
-                {{"none", WrapRetry::kNone},
-                 {"lookups", WrapRetry::kLookups},
-                 {"all", WrapRetry::kAll}},
+        .Choice("wrap_retry", &O::wrap_retry, WrapRetryNames(),
                 "which READs outlasting wrap_window_us are read again: none (the authors' "
                 "code times no READ, and the paper's results come from it), a lookup's leaf "
                 "READ, or all (lookups and range batches, as §4.4 describes); trusted ones are "

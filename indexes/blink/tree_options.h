@@ -35,8 +35,6 @@ enum class WrapRetry : uint8_t {
   kAll,      // every READ, lookups and range batches alike, as §4.4 describes
 };
 
-const char* WrapRetryName(WrapRetry retry);
-
 struct TreeOptions {
   uint32_t key_bytes = 8;              // 8 .. 1024: the first 8 bytes carry the key
   uint32_t value_bytes = 8;            // 8 .. 1024: the first 8 bytes carry the value
