@@ -9,7 +9,7 @@
 #include "harness/rdma/errors.h"
 #include "harness/rdma/sim/sim_cluster.h"
 #include "harness/rdma/sim/unloaded_timing.h"
-#include "indexes/blink/node_format.h"
+#include "indexes/blink/tree_options.h"
 
 namespace dmbench::driver {
 
@@ -43,7 +43,7 @@ uint32_t LargestNodeFor(const rdma::sim::NicProfile& profile, double window_us,
 
 void CheckWrapWindow(const RunConfig& config, const rdma::sim::NicProfile& profile) {
   const indexes::TreeOptions& index = config.index;
-  if (!indexes::NodeFormat(index).short_versions()) return;   // no wrap-around to guard
+  if (!indexes::HasShortVersions(index.consistency)) return;  // no wrap-around to guard
   if (index.wrap_retry == indexes::WrapRetry::kNone) return;  // no READ is retried
   const rdma::sim::ReadPath path = rdma::sim::SlowestPath(config.topology);
   const double needed_us = WindowNeededUs(profile, index.node_bytes, path);

@@ -133,7 +133,7 @@ bool BLinkTree::Lookup(rdma::Client& client, uint64_t key, uint64_t* value, Inde
         ++stats.read_retries;
         continue;
       }
-      if (TooSlowToTrust(client, address, took, false, stats, slow_reads)) continue;
+      if (TooSlowToTrust(client, address, took, /*range_batch=*/false, stats, slow_reads)) continue;
       slow_reads = 0;
       format_.DecodeHeader(scratch.node.data(), &leaf);
       if (leaf.free || leaf.level != 0 || key < leaf.low_fence) {
@@ -198,7 +198,8 @@ size_t BLinkTree::ReadLeaves(rdma::Client& client, std::span<const rdma::GlobalA
     const uint64_t started = client.NowNanoseconds();
     client.ExecuteConcurrently(batches);
     const uint64_t took = client.NowNanoseconds() - started;
-    if (TooSlowToTrust(client, leaves[pending.front()], took, true, stats, slow_reads)) {
+    if (TooSlowToTrust(client, leaves[pending.front()], took, /*range_batch=*/true, stats,
+                       slow_reads)) {
       // Re-issue the whole batch once (a passing load spike); a batch slow
       // twice in a row is halved each time, down to one leaf, so that a
       // batch too big for the window still makes progress.
@@ -293,7 +294,7 @@ void BLinkTree::RangeQuery(rdma::Client& client, uint64_t from, uint64_t to, siz
     // bigger than the one that was fast enough.
     if (leaves.size() < requested) {
       per_round = leaves.size();
-      if (next_planned >= requested) next_planned -= requested - leaves.size();
+      if (from_plan) next_planned -= requested - leaves.size();
     }
     // Where the planned leaves stop matching the tree, the rest of the plan
     // is dropped and the walk goes on from the cursor.

@@ -108,9 +108,7 @@ class NodeFormat {
   // Whether the wide key and value bytes of a leaf slot match their patterns.
   bool SlotPayloadIntact(const uint8_t* node, uint32_t slot) const;
   // Whether versions wrap fast enough that a slow READ must be retried (4-bit).
-  bool short_versions() const {
-    return consistency_ == Consistency::kNodeVersions || consistency_ == Consistency::kTwoLevel;
-  }
+  bool short_versions() const { return HasShortVersions(consistency_); }
   uint8_t NextVersion(uint8_t version) const;
 
  private:

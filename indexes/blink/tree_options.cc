@@ -207,9 +207,8 @@ std::string TreeOptions::Describe() const {
          " handover=" + std::to_string(handover) +
          " locks=" + (masked_locks ? "16-bit" : "64-bit") +
          " release=" + (faa_release ? "faa" : "write") +
-         (consistency == Consistency::kNodeVersions || consistency == Consistency::kTwoLevel
-              ? std::string(" wrap_retry=") + WrapRetryName(wrap_retry)
-              : std::string()) +
+         (HasShortVersions(consistency) ? " wrap_retry=" + WrapRetryName(wrap_retry)
+                                        : std::string()) +
          " key=" + std::to_string(key_bytes) + "B value=" + std::to_string(value_bytes) +
          "B node=" + std::to_string(node_bytes) + "B" +
          (speculative_lookup ? " speculative=" + std::to_string(speculative_hints) : "");

@@ -26,6 +26,12 @@ enum class Consistency : uint8_t {
 
 const char* ConsistencyName(Consistency consistency);
 
+// Whether `consistency` keeps 4-bit versions, which wrap fast enough that a
+// slow READ may hide a wrap-around (node, two_level).
+inline bool HasShortVersions(Consistency consistency) {
+  return consistency == Consistency::kNodeVersions || consistency == Consistency::kTwoLevel;
+}
+
 // Which READs of nodes with 4-bit versions are read again when they outlast
 // TreeOptions::wrap_window_us, since 16 writes could have wrapped a version
 // pair back to equal during them (paper §4.4).
