@@ -7,6 +7,14 @@ import pathlib
 import sys
 
 
+def log_tail(path: pathlib.Path, lines: int = 8) -> str:
+    """The last lines of a collected log, indented, or why there are none."""
+    if not path.exists():
+        return "    (missing)"
+    tail = path.read_text(errors="replace").splitlines()[-lines:]
+    return "\n".join("    " + line for line in tail) or "    (empty)"
+
+
 def main(out: pathlib.Path) -> int:
     problems = []
 
@@ -24,7 +32,8 @@ def main(out: pathlib.Path) -> int:
         steps = ("cluster",) if index == "fgplus" else ("cs0", "cs1", "serve", "merge")
         for step in steps:
             expect(status.get(f"{index} {step}") == "0",
-                   f"{index} {step} exited {status.get(f'{index} {step}')}: see {index}-{step}.log")
+                   f"{index} {step} exited {status.get(f'{index} {step}')}; the end of "
+                   f"{index}-{step}.log:\n" + log_tail(out / f"{index}-{step}.log"))
         merged_file = out / f"{index}-merged.json"
         if not merged_file.exists():
             problems.append(f"{merged_file.name} is missing")
@@ -71,7 +80,11 @@ def main(out: pathlib.Path) -> int:
 
     for problem in problems:
         print("FAIL:", problem)
-    if not problems:
+    if problems:
+        # Soft-RoCE reports its own trouble (retransmissions, QP errors) only
+        # in the guest's kernel log; CI output is all a reader may have.
+        print("the end of the guest's kernel log (dmesg.log):\n" + log_tail(out / "dmesg.log", 30))
+    else:
         print("check_e2e: every check passed")
     return 1 if problems else 0
 

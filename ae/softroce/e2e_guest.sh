@@ -84,4 +84,5 @@ step "nothing listening"
   --memory-servers "$DMBENCH_ADDR:7999" --compute-server 0 > "$COLLECT/refused-run.log" 2>&1
 echo "refused run exit=$?" | tee -a "$COLLECT/status.txt"
 cat "$COLLECT/refused-run.log"
+dmesg > "$COLLECT/dmesg.log" 2>&1
 exit 0

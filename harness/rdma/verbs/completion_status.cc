@@ -73,4 +73,28 @@ std::string DescribeFailedCompletion(Verb verb, const std::string& server,
          CompletionStatusName(completion.status) + ", vendor error " + vendor + ")" + hint;
 }
 
+std::string QueuePairStateName(ibv_qp* queue_pair) {
+  ibv_qp_attr attributes{};
+  ibv_qp_init_attr init{};
+  if (ibv_query_qp(queue_pair, &attributes, IBV_QP_STATE, &init) != 0) return "unknown";
+  switch (attributes.qp_state) {
+    case IBV_QPS_RESET:
+      return "RESET";
+    case IBV_QPS_INIT:
+      return "INIT";
+    case IBV_QPS_RTR:
+      return "RTR";
+    case IBV_QPS_RTS:
+      return "RTS";
+    case IBV_QPS_SQD:
+      return "SQD";
+    case IBV_QPS_SQE:
+      return "SQE";
+    case IBV_QPS_ERR:
+      return "ERR";
+    default:
+      return "state " + std::to_string(attributes.qp_state);
+  }
+}
+
 }  // namespace dmbench::rdma::verbs

@@ -18,4 +18,9 @@ std::string CompletionStatusName(ibv_wc_status status);
 std::string DescribeFailedCompletion(Verb verb, const std::string& server,
                                      const ibv_wc& completion);
 
+// "RTS", "ERR", ...: the queue pair's state as the device reports it, for an
+// error about requests that never completed (a queue pair in ERR was torn
+// down; one in RTS still waits on the responder or the network).
+std::string QueuePairStateName(ibv_qp* queue_pair);
+
 }  // namespace dmbench::rdma::verbs

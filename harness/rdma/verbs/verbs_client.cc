@@ -208,9 +208,13 @@ void VerbsClient::ExecuteBatches(std::span<const std::span<WorkRequest>> batches
   while (batches_pending_ > 0) {
     coroutine_.Suspend();
     if (deadline_passed_) {
+      const PostedBatch& first = posted_[0];
       Fail("no completion within " + std::to_string(cluster.completion_timeout_ns() / 1000000) +
-               " ms for a batch to memory server " + cluster.ServerLabel(posted_[0].server) +
-               ": it or the network stopped answering (backend.completion_timeout_ms)",
+               " ms for a batch to memory server " + cluster.ServerLabel(first.server) + " (" +
+               std::to_string(batches_pending_) + " of " + std::to_string(posted_.size()) +
+               " batches pending, queue pair state " +
+               QueuePairStateName(thread_.queue_pair(first.server).get()) +
+               "): it or the network stopped answering (backend.completion_timeout_ms)",
            false);
     }
     if (batches_pending_ > 0) StopIfAborting();
