@@ -33,7 +33,9 @@ size_t StagedBytes(const WorkRequest& request, const QueuePair& queue_pair) {
 }  // namespace
 
 VerbsClient::VerbsClient(VerbsThread& thread, ClientLocation location, const ClusterShape& shape)
-    : Client(location, shape), thread_(thread) {
+    : Client(location, shape),
+      thread_(thread),
+      deadline_(thread.cluster().completion_timeout_ns()) {
   if (thread.techniques() != nullptr) AttachThreadTechniques(thread.techniques());
 }
 
@@ -70,9 +72,7 @@ bool VerbsClient::Runnable() const {
 }
 
 void VerbsClient::CheckDeadline(uint64_t now_ns) {
-  if (batches_pending_ > 0 && now_ns - posted_at_ns_ > thread_.cluster().completion_timeout_ns()) {
-    deadline_passed_ = true;
-  }
+  if (batches_pending_ > 0 && deadline_.Lost(now_ns)) deadline_passed_ = true;
 }
 
 void VerbsClient::StopIfAborting() {
@@ -202,7 +202,7 @@ void VerbsClient::ExecuteBatches(std::span<const std::span<WorkRequest>> batches
   completion_error_.clear();
   completion_error_is_flush_ = false;
   deadline_passed_ = false;
-  posted_at_ns_ = NowNanoseconds();
+  deadline_.Start(NowNanoseconds());
   size_t offset = 0;
   for (uint32_t i = 0; i < batches.size(); ++i) Post(batches[i], i, offset);
   while (batches_pending_ > 0) {

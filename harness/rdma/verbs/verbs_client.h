@@ -19,6 +19,7 @@
 
 #include "harness/rdma/client.h"
 #include "harness/rdma/client_coroutine.h"
+#include "harness/rdma/verbs/completion_deadline.h"
 
 namespace dmbench::rdma::verbs {
 
@@ -77,7 +78,7 @@ class VerbsClient final : public Client {
   size_t staging_bytes_ = 0;
   ibv_mr* staging_region_ = nullptr;
   uint32_t batches_pending_ = 0;
-  uint64_t posted_at_ns_ = 0;
+  CompletionDeadline deadline_;
   bool waiting_for_slots_ = false;
   bool deadline_passed_ = false;
   std::string completion_error_;  // the first failed completion of the current call

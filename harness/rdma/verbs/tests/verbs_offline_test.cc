@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "harness/rdma/errors.h"
+#include "harness/rdma/verbs/completion_deadline.h"
 #include "harness/rdma/verbs/completion_status.h"
 #include "harness/rdma/verbs/endpoint.h"
 #include "harness/rdma/verbs/memory_server_info.h"
@@ -13,6 +14,31 @@
 
 namespace dmbench::rdma::verbs {
 namespace {
+
+TEST(CompletionDeadline, ABatchIsLostOnlyWhenStillOverdueAGracePeriodLater) {
+  constexpr uint64_t kMs = 1'000'000;
+  CompletionDeadline deadline(10'000 * kMs);  // 10 s: the grace is its 1 s cap
+  deadline.Start(5 * kMs);
+  EXPECT_FALSE(deadline.Lost(10'005 * kMs));  // not overdue yet
+  // A clock that jumps far past the deadline (the machine was stopped) is
+  // one look: the completions get the grace period to arrive.
+  EXPECT_FALSE(deadline.Lost(60'000 * kMs));
+  EXPECT_FALSE(deadline.Lost(60'999 * kMs));
+  EXPECT_TRUE(deadline.Lost(61'000 * kMs));
+  // A new batch starts afresh: the earlier sighting does not count for it.
+  deadline.Start(62'000 * kMs);
+  EXPECT_FALSE(deadline.Lost(72'001 * kMs));
+  EXPECT_FALSE(deadline.Lost(72'500 * kMs));
+  EXPECT_TRUE(deadline.Lost(73'001 * kMs));
+}
+
+TEST(CompletionDeadline, AShortTimeoutIsItsOwnGrace) {
+  CompletionDeadline deadline(200);
+  deadline.Start(0);
+  EXPECT_FALSE(deadline.Lost(201));
+  EXPECT_FALSE(deadline.Lost(400));
+  EXPECT_TRUE(deadline.Lost(401));
+}
 
 TEST(VerbsEndpoint, ParsesHostAndPort) {
   const Endpoint endpoint = ParseEndpoint("10.0.0.1:7471", "x");
