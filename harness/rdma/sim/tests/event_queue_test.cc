@@ -1,0 +1,73 @@
+// The agenda pops events by time, and events at one time in the order they
+// were pushed: the simulation's determinism rests on it.
+#include "harness/rdma/sim/event_queue.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "harness/util/random.h"
+
+namespace dmbench::rdma::sim {
+namespace {
+
+TEST(EventQueue, PopsByTimeThenInPushOrder) {
+  // Pushes and pops interleaved at random, over few distinct times so that
+  // ties are common; the reference is a stable sort of what is pending.
+  Random random(7);
+  EventQueue queue;
+  struct Pending {
+    SimTime time;
+    uint32_t id;
+  };
+  std::vector<Pending> pending;
+  const auto earliest_pending = [&pending] {
+    return std::min_element(pending.begin(), pending.end(), [](const Pending& a, const Pending& b) {
+      return a.time != b.time ? a.time < b.time : a.id < b.id;
+    });
+  };
+  uint32_t next_id = 0;
+  SimTime now = 0;
+  for (int step = 0; step < 20000; ++step) {
+    if (pending.empty() || random.Uniform(3) != 0) {
+      const SimTime time = now + static_cast<SimTime>(random.Uniform(8));
+      queue.Push(time, EventKind::kResume, nullptr, next_id);
+      pending.push_back({time, next_id++});
+      continue;
+    }
+    const auto earliest = earliest_pending();
+    const Event event = queue.Pop();
+    ASSERT_EQ(event.time, earliest->time) << "step " << step;
+    ASSERT_EQ(event.argument, earliest->id) << "step " << step;
+    now = event.time;
+    pending.erase(earliest);
+  }
+  while (!pending.empty()) {
+    const auto earliest = earliest_pending();
+    const Event event = queue.Pop();
+    ASSERT_EQ(event.argument, earliest->id);
+    pending.erase(earliest);
+  }
+  EXPECT_TRUE(queue.Empty());
+  EXPECT_EQ(queue.pushed(), next_id);
+}
+
+TEST(EventQueue, CarriesEveryFieldOfAnEvent) {
+  EventQueue queue;
+  queue.Push(5, EventKind::kBucketRelease, nullptr, 4095, 3);
+  queue.Push(2, EventKind::kExecuteRead, nullptr, 9, 1);
+  const Event first = queue.Pop();
+  EXPECT_EQ(first.time, 2);
+  EXPECT_EQ(first.kind, EventKind::kExecuteRead);
+  EXPECT_EQ(first.argument, 9u);
+  EXPECT_EQ(first.group, 1);
+  EXPECT_EQ(first.sequence, 1u);
+  const Event second = queue.Pop();
+  EXPECT_EQ(second.kind, EventKind::kBucketRelease);
+  EXPECT_EQ(second.argument, 4095u);
+  EXPECT_EQ(second.group, 3);
+}
+
+}  // namespace
+}  // namespace dmbench::rdma::sim
