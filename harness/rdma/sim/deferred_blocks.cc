@@ -1,6 +1,7 @@
 #include "harness/rdma/sim/deferred_blocks.h"
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -20,7 +21,7 @@ void DeferredBlocks::Add(std::shared_ptr<const DeferredContent> content,
   std::vector<Block> added;
   added.reserve(blocks.size());
   for (const uint64_t index : blocks) {
-    added.push_back({content->address(index).offset, index, content_index, bytes, false});
+    added.push_back({content->address(index).offset, index, content_index, bytes, false, false});
   }
   const auto by_offset = [](const Block& a, const Block& b) { return a.offset < b.offset; };
   // A bulkload allocates its nodes in block order, so the list usually comes
@@ -70,6 +71,7 @@ void DeferredBlocks::Build(PagedBytes& memory, Block& block) {
   contents_[block.content]->Fill(block.index, std::span(scratch_.data(), block.bytes));
   memory.Write(block.offset, scratch_.data(), block.bytes);
   block.built = true;
+  if (block.read_once) --read_through_;
   --pending_;
   ++built_;
 }
@@ -86,6 +88,30 @@ void DeferredBlocks::MaterializeSlow(PagedBytes& memory, uint64_t offset, uint64
     if (!it->built && it->offset + it->bytes > offset) Build(memory, *it);
   }
   RefreshGranules(from, first, (end - 1) >> kGranuleBits);
+}
+
+void DeferredBlocks::ReadSlow(PagedBytes& memory, uint64_t offset, uint8_t* out, uint64_t length) {
+  const uint64_t end = offset + length;
+  const uint64_t first = offset >> kGranuleBits;
+  const auto from = FirstOverlapping(first << kGranuleBits);
+  bool built_any = false;
+  for (auto it = from; it != blocks_.end() && it->offset < end; ++it) {
+    if (it->built || it->offset + it->bytes <= offset) continue;
+    const uint64_t begin = std::max(offset, it->offset);
+    const uint64_t stop = std::min(end, it->offset + it->bytes);
+    if (it->read_once) {
+      Build(memory, *it);
+      built_any = true;
+      memory.Read(begin, out + (begin - offset), stop - begin);
+      continue;
+    }
+    scratch_.resize(it->bytes);
+    contents_[it->content]->Fill(it->index, std::span(scratch_.data(), it->bytes));
+    std::memcpy(out + (begin - offset), scratch_.data() + (begin - it->offset), stop - begin);
+    it->read_once = true;
+    ++read_through_;
+  }
+  if (built_any) RefreshGranules(from, first, (end - 1) >> kGranuleBits);
 }
 
 void DeferredBlocks::RefreshGranules(std::vector<Block>::iterator from, uint64_t first,

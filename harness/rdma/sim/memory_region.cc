@@ -104,8 +104,7 @@ SimTime MemoryRegion::LineLandedAt(const LoggedWrite& write, uint64_t line) cons
 void MemoryRegion::Read(uint64_t offset, void* destination, uint32_t length, SimTime start,
                         SimTime end, DmaOrder order, Random& random) {
   auto* out = static_cast<uint8_t*>(destination);
-  deferred_.Materialize(bytes_, offset, length);
-  bytes_.Read(offset, out, length);
+  deferred_.Read(bytes_, offset, out, length);
 
   const uint64_t read_end = offset + length;
   bool overlapped = false;

@@ -29,13 +29,27 @@ TreeFixture MakeFixture(const TreeOptions& options, uint32_t machines, uint32_t 
   return fixture;
 }
 
-uint64_t BuiltNodes(rdma::sim::SimCluster& cluster) {
-  uint64_t built = 0;
+namespace {
+
+// `count` of every memory server's deferred host-memory blocks, summed.
+uint64_t SumDeferred(rdma::sim::SimCluster& cluster,
+                     uint64_t (rdma::sim::DeferredBlocks::*count)() const) {
+  uint64_t sum = 0;
   for (uint32_t server = 0; server < cluster.shape().memory_servers; ++server) {
-    built +=
-        cluster.memory(static_cast<uint16_t>(server), rdma::MemorySpace::kHost).deferred().built();
+    sum += (cluster.memory(static_cast<uint16_t>(server), rdma::MemorySpace::kHost).deferred().*
+            count)();
   }
-  return built;
+  return sum;
+}
+
+}  // namespace
+
+uint64_t BuiltNodes(rdma::sim::SimCluster& cluster) {
+  return SumDeferred(cluster, &rdma::sim::DeferredBlocks::built);
+}
+
+uint64_t TouchedNodes(rdma::sim::SimCluster& cluster) {
+  return BuiltNodes(cluster) + SumDeferred(cluster, &rdma::sim::DeferredBlocks::read_through);
 }
 
 void Bulkload(rdma::Cluster& cluster, BLinkTree& tree, uint64_t count, uint64_t stride, double fill,

@@ -44,10 +44,13 @@ inline void Bulkload(TreeFixture& fixture, uint64_t count, uint64_t stride, doub
   Bulkload(*fixture.cluster, *fixture.tree, count, stride, fill, checker);
 }
 
-// Nodes built so far from deferred bulkload content, over every memory
-// server's host memory: what verbs have touched of a tree bulkloaded on the
-// simulated fabric.
+// Nodes built into memory so far from deferred bulkload content, over every
+// memory server's host memory (what writes, atomics and second reads have
+// touched of a tree bulkloaded on the simulated fabric).
 uint64_t BuiltNodes(rdma::sim::SimCluster& cluster);
+// Deferred nodes some verb has looked at: built ones, and those a READ has
+// built into its buffer alone.
+uint64_t TouchedNodes(rdma::sim::SimCluster& cluster);
 
 struct WorkloadMix {
   uint64_t key_space = 2000;  // keys are drawn from [1, key_space]

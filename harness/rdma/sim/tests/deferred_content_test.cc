@@ -51,7 +51,26 @@ uint64_t Built(SimCluster& cluster) {
          cluster.memory(1, MemorySpace::kHost).deferred().built();
 }
 
-TEST(DeferredContent, BlocksAreBuiltOnFirstTouchAndReadAsWritten) {
+uint64_t ReadOnce(SimCluster& cluster) {
+  return cluster.memory(0, MemorySpace::kHost).deferred().read_through() +
+         cluster.memory(1, MemorySpace::kHost).deferred().read_through();
+}
+
+uint64_t Pending(SimCluster& cluster) {
+  return cluster.memory(0, MemorySpace::kHost).deferred().pending() +
+         cluster.memory(1, MemorySpace::kHost).deferred().pending();
+}
+
+void ExpectReads(SimCluster& cluster, GlobalAddress at, const std::vector<uint8_t>& expected) {
+  cluster.Run([&](Client& client) {
+    if (client.location().index != 0) return;
+    std::vector<uint8_t> bytes(expected.size());
+    client.Read(at, bytes.data(), static_cast<uint32_t>(bytes.size()));
+    EXPECT_EQ(bytes, expected);
+  });
+}
+
+TEST(DeferredContent, AFirstReadBuildsIntoTheReaderAndASecondIntoMemory) {
   auto cluster = MakeCluster(SmallTopology(2, 1, 1));
   const SimTime before = cluster->now();
   cluster->Run([](Client& client) { client.WriteDeferred(std::make_shared<PatternContent>(40)); });
@@ -59,26 +78,46 @@ TEST(DeferredContent, BlocksAreBuiltOnFirstTouchAndReadAsWritten) {
   EXPECT_EQ(cluster->now(), before);
   EXPECT_EQ(Built(*cluster), 0u);
 
-  cluster->Run([](Client& client) {
-    std::vector<uint8_t> bytes(kBlockBytes);
-    client.Read(GlobalAddress::Host(1, kBase + 3 * kBlockBytes), bytes.data(), kBlockBytes);
-    EXPECT_EQ(bytes, Pattern(7));
-  });
+  const GlobalAddress seventh = GlobalAddress::Host(1, kBase + 3 * kBlockBytes);
+  ExpectReads(*cluster, seventh, Pattern(7));
+  EXPECT_EQ(Built(*cluster), 0u);
+  EXPECT_EQ(ReadOnce(*cluster), 1u);
+  ExpectReads(*cluster, seventh, Pattern(7));
+  EXPECT_EQ(Built(*cluster), 1u);
+  EXPECT_EQ(ReadOnce(*cluster), 0u);
+  ExpectReads(*cluster, seventh, Pattern(7));
   EXPECT_EQ(Built(*cluster), 1u);
 
-  cluster->Run([](Client& client) {
-    // A READ across two blocks builds both.
-    std::vector<uint8_t> bytes(kBlockBytes);
-    client.Read(GlobalAddress::Host(0, kBase + kBlockBytes / 2), bytes.data(), kBlockBytes);
-    const std::vector<uint8_t> first = Pattern(0), second = Pattern(2);
-    EXPECT_TRUE(std::equal(first.begin() + kBlockBytes / 2, first.end(), bytes.begin()));
-    EXPECT_TRUE(std::equal(second.begin(), second.begin() + kBlockBytes / 2,
-                           bytes.begin() + kBlockBytes / 2));
-  });
+  // A READ across two blocks reads both, each as the first read of it.
+  std::vector<uint8_t> across(kBlockBytes);
+  const std::vector<uint8_t> first = Pattern(0), second = Pattern(2);
+  std::copy(first.begin() + kBlockBytes / 2, first.end(), across.begin());
+  std::copy(second.begin(), second.begin() + kBlockBytes / 2, across.begin() + kBlockBytes / 2);
+  const GlobalAddress straddling = GlobalAddress::Host(0, kBase + kBlockBytes / 2);
+  ExpectReads(*cluster, straddling, across);
+  EXPECT_EQ(Built(*cluster), 1u);
+  EXPECT_EQ(ReadOnce(*cluster), 2u);
+  ExpectReads(*cluster, straddling, across);
   EXPECT_EQ(Built(*cluster), 3u);
-  EXPECT_EQ(cluster->memory(0, MemorySpace::kHost).deferred().pending() +
-                cluster->memory(1, MemorySpace::kHost).deferred().pending(),
-            37u);
+  EXPECT_EQ(ReadOnce(*cluster), 0u);
+  EXPECT_EQ(Pending(*cluster), 37u);
+}
+
+TEST(DeferredContent, AWriteAfterAFirstReadBuildsTheBlockAroundIt) {
+  auto cluster = MakeCluster(SmallTopology(2, 1, 1));
+  cluster->Run([](Client& client) { client.WriteDeferred(std::make_shared<PatternContent>(8)); });
+  const GlobalAddress block = GlobalAddress::Host(0, kBase + 2 * kBlockBytes);
+  ExpectReads(*cluster, block, Pattern(4));
+  EXPECT_EQ(ReadOnce(*cluster), 1u);
+  const uint64_t word = 0x1122334455667788;
+  cluster->Run([&](Client& client) {
+    if (client.location().index == 0) client.Write(block + 16, &word, sizeof(word));
+  });
+  EXPECT_EQ(Built(*cluster), 1u);
+  EXPECT_EQ(ReadOnce(*cluster), 0u);
+  std::vector<uint8_t> expected = Pattern(4);
+  std::memcpy(expected.data() + 16, &word, sizeof(word));
+  ExpectReads(*cluster, block, expected);
 }
 
 TEST(DeferredContent, WritesAndAtomicsLandOnTheBuiltBytes) {
