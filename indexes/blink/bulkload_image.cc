@@ -51,6 +51,7 @@ NodeImage BulkloadImage::Leaf(uint64_t index) const {
   leaf.sibling =
       last ? rdma::GlobalAddress::Null() : rdma::GlobalAddress::Unpack(leaves.addresses[index + 1]);
   std::vector<KeyValue> entries;
+  entries.reserve(per_leaf_);  // grown one entry at a time, it reallocated 7 times a leaf
   source_->Range(leaf.low_fence, leaf.high_fence, &entries);
   const uint64_t expected = last ? source_->size() - index * per_leaf_ : per_leaf_;
   if (entries.size() != expected) {
@@ -78,6 +79,7 @@ NodeImage BulkloadImage::Internal(size_t level, uint64_t index) const {
   const uint64_t begin = index * per_internal_;
   const uint64_t end = std::min<uint64_t>(children.nodes(), begin + per_internal_);
   node.leftmost = rdma::GlobalAddress::Unpack(children.addresses[begin]);
+  node.entries.reserve(end - begin - 1);
   for (uint64_t c = begin + 1; c < end; ++c) {
     node.entries.push_back(
         {children.low_fences[c], rdma::GlobalAddress::Unpack(children.addresses[c])});
