@@ -258,30 +258,27 @@ void BLinkTree::RangeQuery(rdma::Client& client, uint64_t from, uint64_t to, siz
   while (cursor < to && (limit == 0 || out->size() < limit)) {
     if (++rounds > kMaxAttempts) throw std::runtime_error("range query did not converge");
     leaves.clear();
-    bool from_plan = true;
-    if (next_planned < planned.leaves.size()) {
-      const size_t take = std::min(per_round, planned.leaves.size() - next_planned);
-      leaves.assign(planned.leaves.begin() + static_cast<std::ptrdiff_t>(next_planned),
-                    planned.leaves.begin() + static_cast<std::ptrdiff_t>(next_planned + take));
-      next_planned += take;
-    } else if (!next_hint.IsNull()) {
-      leaves.push_back(next_hint);
-      from_plan = false;
-    } else {
+    if (next_planned == planned.leaves.size() && next_hint.IsNull()) {
+      // Nothing planned left and no sibling to follow: plan from the cache.
       client.ChargeCpu(rdma::CpuWork::kIndexCacheLookup, 1);
       planned = StateOf(client).cache.FindLeaves(cursor, to, planned_per_lookup);
       next_planned = 0;
       ends_at_gap = planned.covered_until < to && planned.leaves.size() < planned_per_lookup;
       if (planned.leaves.empty()) {
         rdma::GlobalAddress via;
-        leaves.push_back(Descend(client, cursor, 0, stats, &via));
-        from_plan = false;
+        next_hint = Descend(client, cursor, 0, stats, &via);
       } else {
         ++stats.cache_hits;
-        next_planned = std::min(per_round, planned.leaves.size());
-        leaves.assign(planned.leaves.begin(),
-                      planned.leaves.begin() + static_cast<std::ptrdiff_t>(next_planned));
       }
+    }
+    const bool from_plan = next_planned < planned.leaves.size();
+    if (from_plan) {
+      const size_t take = std::min(per_round, planned.leaves.size() - next_planned);
+      leaves.assign(planned.leaves.begin() + static_cast<std::ptrdiff_t>(next_planned),
+                    planned.leaves.begin() + static_cast<std::ptrdiff_t>(next_planned + take));
+      next_planned += take;
+    } else {
+      leaves.push_back(next_hint);
     }
     next_hint = rdma::GlobalAddress::Null();
     if (buffers.size() < leaves.size()) {
