@@ -46,20 +46,14 @@ std::vector<uint8_t> Pattern(uint64_t block) {
   return bytes;
 }
 
-uint64_t Built(SimCluster& cluster) {
-  return cluster.memory(0, MemorySpace::kHost).deferred().built() +
-         cluster.memory(1, MemorySpace::kHost).deferred().built();
+// `count` of the deferred blocks of both memory servers' host memory, summed.
+uint64_t Sum(SimCluster& cluster, uint64_t (DeferredBlocks::*count)() const) {
+  return (cluster.memory(0, MemorySpace::kHost).deferred().*count)() +
+         (cluster.memory(1, MemorySpace::kHost).deferred().*count)();
 }
-
-uint64_t ReadOnce(SimCluster& cluster) {
-  return cluster.memory(0, MemorySpace::kHost).deferred().read_through() +
-         cluster.memory(1, MemorySpace::kHost).deferred().read_through();
-}
-
-uint64_t Pending(SimCluster& cluster) {
-  return cluster.memory(0, MemorySpace::kHost).deferred().pending() +
-         cluster.memory(1, MemorySpace::kHost).deferred().pending();
-}
+uint64_t Built(SimCluster& cluster) { return Sum(cluster, &DeferredBlocks::built); }
+uint64_t ReadOnce(SimCluster& cluster) { return Sum(cluster, &DeferredBlocks::read_through); }
+uint64_t Pending(SimCluster& cluster) { return Sum(cluster, &DeferredBlocks::pending); }
 
 void ExpectReads(SimCluster& cluster, GlobalAddress at, const std::vector<uint8_t>& expected) {
   cluster.Run([&](Client& client) {
