@@ -64,11 +64,15 @@ std::vector<DeferredBlocks::Block>::iterator DeferredBlocks::FirstOverlapping(ui
                                 [](const Block& block) { return block.offset; });
 }
 
-void DeferredBlocks::Build(PagedBytes& memory, Block& block) {
+void DeferredBlocks::FillScratch(const Block& block) {
   // Fill writes every byte of the block (DeferredContent's contract), so the
   // scratch's earlier contents do not matter.
   scratch_.resize(block.bytes);
   contents_[block.content]->Fill(block.index, std::span(scratch_.data(), block.bytes));
+}
+
+void DeferredBlocks::Build(PagedBytes& memory, Block& block) {
+  FillScratch(block);
   memory.Write(block.offset, scratch_.data(), block.bytes);
   block.built = true;
   if (block.read_once) --read_through_;
@@ -102,14 +106,12 @@ void DeferredBlocks::ReadSlow(PagedBytes& memory, uint64_t offset, uint8_t* out,
     if (it->read_once) {
       Build(memory, *it);
       built_any = true;
-      memory.Read(begin, out + (begin - offset), stop - begin);
-      continue;
+    } else {
+      FillScratch(*it);
+      it->read_once = true;
+      ++read_through_;
     }
-    scratch_.resize(it->bytes);
-    contents_[it->content]->Fill(it->index, std::span(scratch_.data(), it->bytes));
     std::memcpy(out + (begin - offset), scratch_.data() + (begin - it->offset), stop - begin);
-    it->read_once = true;
-    ++read_through_;
   }
   if (built_any) RefreshGranules(from, first, (end - 1) >> kGranuleBits);
 }

@@ -90,6 +90,10 @@ class DeferredBlocks {
   }
   void MaterializeSlow(PagedBytes& memory, uint64_t offset, uint64_t length);
   void ReadSlow(PagedBytes& memory, uint64_t offset, uint8_t* out, uint64_t length);
+  // Builds `block`'s bytes into scratch_.
+  void FillScratch(const Block& block);
+  // Builds `block` into `memory`; its bytes stay in scratch_ until the next
+  // build.
   void Build(PagedBytes& memory, Block& block);
   // Clears the bits of the granules in [first, last] that no pending block
   // overlaps; `from` is FirstOverlapping of granule first's start.
