@@ -23,16 +23,22 @@ class SerialResource {
   // Reserves `service` at or after `arrival` (>= now, the current simulated
   // time); returns when the work completes.
   SimTime Serve(SimTime arrival, SimTime service, SimTime now) {
-    // Intervals that ended before now can never matter again. (A local
-    // index: the vector's stores could alias head_, which would keep it in
-    // memory through the loop.)
-    size_t head = head_;
-    while (head < busy_intervals_.size() && busy_intervals_[head].second <= now) ++head;
-    head_ = head;
-    if (head_ > 64 && head_ * 2 > busy_intervals_.size()) {
-      busy_intervals_.erase(busy_intervals_.begin(), busy_intervals_.begin() + head_);
-      head_ = 0;
+    // Most work arrives after everything reserved so far: it goes at the end,
+    // with no search. Intervals that ended before now are dropped only now
+    // and then; until they are, they sit before every arrival (>= now), so no
+    // search or gap ever involves them.
+    if (busy_intervals_.empty() || arrival >= busy_intervals_.back().second) {
+      const SimTime end = arrival + service;
+      if (service == 0) return end;
+      if (!busy_intervals_.empty() && busy_intervals_.back().second == arrival) {
+        busy_intervals_.back().second = end;
+      } else {
+        if (busy_intervals_.size() - head_ >= kCompactAbove) DropEnded(now);
+        busy_intervals_.push_back({arrival, end});
+      }
+      return end;
     }
+    DropEnded(now);
     SimTime start = arrival;
     size_t at = busy_intervals_.size();
     if (head_ < busy_intervals_.size() && arrival < busy_intervals_.back().second) {
@@ -70,6 +76,24 @@ class SerialResource {
   }
 
  private:
+  // How many intervals may pile up after head_ before appending work drops the
+  // ended ones: enough that dropping is rare, few enough to stay in cache.
+  static constexpr size_t kCompactAbove = 32;
+
+  // Moves head_ past the intervals that ended by `now`; erases them once they
+  // are most of the vector.
+  void DropEnded(SimTime now) {
+    // (A local index: the vector's stores could alias head_, which would keep
+    // it in memory through the loop.)
+    size_t head = head_;
+    while (head < busy_intervals_.size() && busy_intervals_[head].second <= now) ++head;
+    head_ = head;
+    if (head_ > 64 && head_ * 2 > busy_intervals_.size()) {
+      busy_intervals_.erase(busy_intervals_.begin(), busy_intervals_.begin() + head_);
+      head_ = 0;
+    }
+  }
+
   std::vector<std::pair<SimTime, SimTime>> busy_intervals_;  // sorted, disjoint
   size_t head_ = 0;                                          // intervals before it have ended
 };
