@@ -4,7 +4,6 @@
 #include <string>
 
 #include "harness/util/random.h"
-#include "workloads/zipf_zeta.h"
 
 namespace dmbench::workloads {
 namespace {
@@ -31,11 +30,7 @@ KeySpace::KeySpace(const WorkloadSpec& spec, uint64_t seed)
       next_insert_key_(size_ + 1) {
   const uint64_t population = spec.ZipfPopulation();
   if (spec.distribution == KeyDistribution::kUniform) return;
-  // Without a population, the generator YCSB builds, so that default runs stay bit-identical.
-  zipfian_ = population == size_ && size_ <= kZetaExactItemsLimit
-                 ? std::make_shared<const ZipfianGenerator>(size_, spec.theta)
-                 : std::make_shared<const ZipfianGenerator>(population, spec.theta,
-                                                            ZetaFast(population, spec.theta));
+  zipfian_ = std::make_shared<const ZipfianGenerator>(population, spec.theta);
 }
 
 uint64_t KeySpace::RankOfKey(uint64_t key) const {

@@ -44,8 +44,7 @@ class KeySpace {
   static constexpr uint64_t kMaxBulkloadValue = (uint64_t{1} << 40) - 1;
 
   // Validates `spec` (ConfigError). Builds the spec's Zipfian generator once, for all clients to
-  // share: in O(N) without a rank population up to kZetaExactItemsLimit keys (YCSB's exact
-  // zeta), in O(1) with one or beyond (ZetaFast).
+  // share.
   KeySpace(const WorkloadSpec& spec, uint64_t seed);
 
   KeySpace(const KeySpace&) = delete;

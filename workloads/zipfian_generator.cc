@@ -23,7 +23,7 @@ void ValidateArguments(uint64_t items, double theta) {
 }  // namespace
 
 ZipfianGenerator::ZipfianGenerator(uint64_t items, double theta)
-    : ZipfianGenerator(items, theta, ZetaExact(items, theta)) {}
+    : ZipfianGenerator(items, theta, ZetaFast(items, theta)) {}
 
 ZipfianGenerator::ZipfianGenerator(uint64_t items, double theta, double zetan)
     : items_(items), theta_(theta), zetan_(zetan), alpha_(0.0), eta_(0.0), zeta2theta_(0.0) {

@@ -18,15 +18,13 @@ namespace dmbench::workloads {
 class ZipfianGenerator {
  public:
   // Ranks in [0, items), rank 0 the most popular; theta in [0, 1), theta 0 being uniform.
-  // Takes O(items) time (zeta(items, theta)), so build one per run and share it: Next() is const
-  // and all draw state lives in the caller's Random, so clients may share one generator.
+  // zeta(items, theta) comes from ZetaFast (O(1), exact to rounding), where YCSB sums it. Next()
+  // is const and all draw state lives in the caller's Random, so clients may share one generator.
   // Throws std::invalid_argument if items == 0 or theta is outside [0, 1).
   ZipfianGenerator(uint64_t items, double theta);
 
-  // The same generator with zeta(items, theta) given, e.g. ZetaFast() for a rank population of
-  // 1e9..1e12 items, where the O(items) sum would take seconds to hours. Gray's inversion needs
-  // nothing else that grows with items. Throws std::invalid_argument as above, or if zetan is
-  // not finite and >= 1.
+  // The same generator with zeta(items, theta) given (Gray's inversion needs nothing else that
+  // grows with items). Throws std::invalid_argument as above, or if zetan is not finite and >= 1.
   ZipfianGenerator(uint64_t items, double theta, double zetan);
 
   uint64_t Next(Random& rng) const;
