@@ -21,7 +21,9 @@ namespace dmbench::rdma::sim {
 class SerialResource {
  public:
   // Reserves `service` at or after `arrival` (>= now, the current simulated
-  // time); returns when the work completes.
+  // time); returns when the work completes. Work of no service reserves
+  // nothing but still waits for an idle instant: it does not pass work that
+  // holds the resource when it arrives.
   SimTime Serve(SimTime arrival, SimTime service, SimTime now) {
     // Most work arrives after everything reserved so far: it goes at the end,
     // with no search. Intervals that ended before now are dropped only now
@@ -53,7 +55,9 @@ class SerialResource {
           busy_intervals_.begin());
       for (; at < busy_intervals_.size(); ++at) {
         const auto [busy_start, busy_end] = busy_intervals_[at];
-        if (start + service <= busy_start) break;  // fits in the gap before this interval
+        // Fits in the gap before this interval (which, for no service, must
+        // not be a gap of no length: the interval holds the resource then).
+        if (start < busy_start && start + service <= busy_start) break;
         start = std::max(start, busy_end);
       }
     }
