@@ -40,26 +40,24 @@ class SerialResource {
       }
       return end;
     }
+    // The last interval is still busy at `arrival` (>= now), so it survives
+    // DropEnded. Intervals are disjoint and sorted, so their ends are too:
+    // find the first one still busy at `arrival`, then the first gap that fits.
     DropEnded(now);
     SimTime start = arrival;
-    size_t at = busy_intervals_.size();
-    if (head_ < busy_intervals_.size() && arrival < busy_intervals_.back().second) {
-      // Intervals are disjoint and sorted, so their ends are too: find the
-      // first one still busy at `arrival`, then the first gap that fits.
-      at = static_cast<size_t>(
-          std::upper_bound(busy_intervals_.begin() + static_cast<std::ptrdiff_t>(head_),
-                           busy_intervals_.end(), arrival,
-                           [](SimTime time, const std::pair<SimTime, SimTime>& interval) {
-                             return time < interval.second;
-                           }) -
-          busy_intervals_.begin());
-      for (; at < busy_intervals_.size(); ++at) {
-        const auto [busy_start, busy_end] = busy_intervals_[at];
-        // Fits in the gap before this interval (which, for no service, must
-        // not be a gap of no length: the interval holds the resource then).
-        if (start < busy_start && start + service <= busy_start) break;
-        start = std::max(start, busy_end);
-      }
+    size_t at = static_cast<size_t>(
+        std::upper_bound(busy_intervals_.begin() + static_cast<std::ptrdiff_t>(head_),
+                         busy_intervals_.end(), arrival,
+                         [](SimTime time, const std::pair<SimTime, SimTime>& interval) {
+                           return time < interval.second;
+                         }) -
+        busy_intervals_.begin());
+    for (; at < busy_intervals_.size(); ++at) {
+      const auto [busy_start, busy_end] = busy_intervals_[at];
+      // Fits in the gap before this interval (which, for no service, must
+      // not be a gap of no length: the interval holds the resource then).
+      if (start < busy_start && start + service <= busy_start) break;
+      start = std::max(start, busy_end);
     }
     const SimTime end = start + service;
     if (service == 0) return end;
