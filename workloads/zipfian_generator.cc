@@ -20,10 +20,16 @@ void ValidateArguments(uint64_t items, double theta) {
   }
 }
 
+// ZetaFast's theta must be in [0, 1): validated first.
+double ValidatedZeta(uint64_t items, double theta) {
+  ValidateArguments(items, theta);
+  return ZetaFast(items, theta);
+}
+
 }  // namespace
 
 ZipfianGenerator::ZipfianGenerator(uint64_t items, double theta)
-    : ZipfianGenerator(items, theta, ZetaFast(items, theta)) {}
+    : ZipfianGenerator(items, theta, ValidatedZeta(items, theta)) {}
 
 ZipfianGenerator::ZipfianGenerator(uint64_t items, double theta, double zetan)
     : items_(items), theta_(theta), zetan_(zetan), alpha_(0.0), eta_(0.0), zeta2theta_(0.0) {

@@ -24,7 +24,6 @@
 #include <string>
 
 #include "harness/util/random.h"
-#include "workloads/zipf_zeta.h"
 #include "workloads/zipfian_generator.h"
 
 namespace dmbench::micro {
@@ -39,11 +38,7 @@ class LockPopularity {
   LockPopularity(uint32_t locks, double theta, uint64_t key_space)
       : locks_(locks),
         key_space_(Validated(locks, key_space)),
-        // The keys' law is new in every run, so it takes O(1) zeta; the
-        // locks' law keeps its exact sum and with it every earlier draw.
-        zipfian_(key_space == 0 ? workloads::ZipfianGenerator(locks, theta)
-                                : workloads::ZipfianGenerator(
-                                      key_space, theta, workloads::ZetaFast(key_space, theta))) {}
+        zipfian_(key_space == 0 ? locks : key_space, theta) {}
 
   // A lock index in [0, locks).
   uint32_t Next(Random& random) const {

@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "workloads/zipf_zeta.h"
+
 namespace dmbench::micro {
 namespace {
 
