@@ -51,6 +51,17 @@ uint32_t PagedBytes::NewPage() {
   if (pages_ >= UINT32_MAX) {
     throw MemoryExhaustedError("a simulated memory server wrote more than 4 TiB");
   }
+  // The arena fills from its start, so the operating-system pages ahead of
+  // it are the next to be written: one madvise faults a chunk of them in,
+  // where each would otherwise trap on its first write (3-5% of a 10 M-key
+  // simulation). Only a hint: where the kernel refuses it (before Linux
+  // 5.14, or short of memory), writes fault the pages in one by one, as
+  // before.
+  if (pages_ % kPrefaultPages == 0) {
+    const uint64_t begin = pages_ << kPageBits;
+    madvise(arena_ + begin, std::min(kPrefaultPages << kPageBits, arena_bytes_ - begin),
+            MADV_POPULATE_WRITE);
+  }
   return static_cast<uint32_t>(++pages_);
 }
 
