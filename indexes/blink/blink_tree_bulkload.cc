@@ -64,8 +64,8 @@ void BLinkTree::Bulkload(rdma::Client& client, std::shared_ptr<const BulkloadSou
     levels.push_back(std::move(above));
   }
 
-  auto image = std::make_shared<BulkloadImage>(format_, EmptyLeaf(), std::move(source),
-                                               std::move(levels), per_leaf, per_internal);
+  auto image = std::make_shared<BulkloadImage>(format_, std::move(source), std::move(levels),
+                                               per_leaf, per_internal);
   client.WriteDeferred(image);
   const uint64_t root = image->root().Pack();
   client.Write(rdma::GlobalAddress::Host(0, IndexLayout::kRootPointerOffset), &root, sizeof(root));

@@ -5,11 +5,9 @@
 
 namespace dmbench::indexes {
 
-BulkloadImage::BulkloadImage(const NodeFormat& format, NodeImage empty_leaf,
-                             std::shared_ptr<const BulkloadSource> source,
+BulkloadImage::BulkloadImage(const NodeFormat& format, std::shared_ptr<const BulkloadSource> source,
                              std::vector<Level> levels, uint64_t per_leaf, uint64_t per_internal)
     : format_(format),
-      empty_leaf_(std::move(empty_leaf)),
       source_(std::move(source)),
       levels_(std::move(levels)),
       per_leaf_(per_leaf),
@@ -42,26 +40,21 @@ rdma::GlobalAddress BulkloadImage::root() const {
   return rdma::GlobalAddress::Unpack(levels_.back().addresses.front());
 }
 
-NodeImage BulkloadImage::Leaf(uint64_t index) const {
+NodeImage BulkloadImage::LeafFrame(uint64_t index, std::vector<KeyValue>* entries) const {
   const Level& leaves = levels_.front();
   const bool last = index + 1 == leaves.nodes();
-  NodeImage leaf = empty_leaf_;
+  NodeImage leaf;
   leaf.low_fence = leaves.low_fences[index];
   leaf.high_fence = last ? kInfinity : leaves.low_fences[index + 1];
   leaf.sibling =
       last ? rdma::GlobalAddress::Null() : rdma::GlobalAddress::Unpack(leaves.addresses[index + 1]);
-  std::vector<KeyValue> entries;
-  entries.reserve(per_leaf_);  // grown one entry at a time, it reallocated 7 times a leaf
-  source_->Range(leaf.low_fence, leaf.high_fence, &entries);
+  entries->reserve(per_leaf_);  // grown one entry at a time, it reallocated 7 times a leaf
+  source_->Range(leaf.low_fence, leaf.high_fence, entries);
   const uint64_t expected = last ? source_->size() - index * per_leaf_ : per_leaf_;
-  if (entries.size() != expected) {
+  if (entries->size() != expected) {
     throw std::logic_error("bulkload image: leaf " + std::to_string(index) + " holds " +
-                           std::to_string(entries.size()) + " entries, expected " +
+                           std::to_string(entries->size()) + " entries, expected " +
                            std::to_string(expected) + " (did the source change?)");
-  }
-  if (!format_.unsorted_leaves()) leaf.slots.resize(entries.size());
-  for (size_t k = 0; k < entries.size(); ++k) {
-    leaf.slots[k] = LeafSlot{entries[k].first, entries[k].second};
   }
   return leaf;
 }
@@ -94,7 +87,13 @@ void BulkloadImage::Fill(uint64_t block, std::span<uint8_t> out) const {
                                 std::to_string(out.size()));
   }
   const auto [level, index] = Locate(block);
-  format_.Encode(level == 0 ? Leaf(index) : Internal(level, index), out.data());
+  if (level > 0) {
+    format_.Encode(Internal(level, index), out.data());
+    return;
+  }
+  std::vector<KeyValue> entries;
+  const NodeImage frame = LeafFrame(index, &entries);
+  format_.EncodeFreshLeaf(frame, entries, out.data());
 }
 
 }  // namespace dmbench::indexes

@@ -33,10 +33,9 @@ class BulkloadImage final : public rdma::DeferredContent {
 
   // `levels` from the leaves up to the root (a single node); a leaf holds
   // `per_leaf` entries, an internal node `per_internal` children, the last
-  // of each level the rest. `empty_leaf` is the format's empty leaf.
-  BulkloadImage(const NodeFormat& format, NodeImage empty_leaf,
-                std::shared_ptr<const BulkloadSource> source, std::vector<Level> levels,
-                uint64_t per_leaf, uint64_t per_internal);
+  // of each level the rest.
+  BulkloadImage(const NodeFormat& format, std::shared_ptr<const BulkloadSource> source,
+                std::vector<Level> levels, uint64_t per_leaf, uint64_t per_internal);
 
   uint64_t blocks() const override { return blocks_; }
   uint32_t block_bytes() const override { return format_.node_bytes(); }
@@ -58,10 +57,11 @@ class BulkloadImage final : public rdma::DeferredContent {
  private:
   // The level and the index in it of `block`.
   std::pair<size_t, uint64_t> Locate(uint64_t block) const;
-  NodeImage Leaf(uint64_t index) const;
+  // Leaf `index` without its slots, and its entries in *entries (empty on
+  // entry), ascending.
+  NodeImage LeafFrame(uint64_t index, std::vector<KeyValue>* entries) const;
 
   NodeFormat format_;
-  NodeImage empty_leaf_;
   std::shared_ptr<const BulkloadSource> source_;
   std::vector<Level> levels_;
   std::vector<uint64_t> first_block_;  // per level

@@ -268,43 +268,60 @@ int NodeFormat::FindLeafSlot(const uint8_t* node, uint64_t key, LeafSlot* slot) 
 }
 
 void NodeFormat::Encode(const NodeImage& image, uint8_t* node) const {
+  EncodeHeader(image, image.level > 0 ? image.entries.size() : image.slots.size(), node);
+  if (image.level > 0) {
+    for (size_t i = 0; i < image.entries.size(); ++i) {
+      WritePadded(node, internal_offsets_[i], image.entries[i].key, key_bytes_, kKeySalt);
+      const uint64_t child = image.entries[i].child.Pack();
+      WriteLogical(node, internal_offsets_[i] + key_bytes_, &child, 8);
+    }
+  } else {
+    for (uint32_t i = 0; i < image.slots.size(); ++i) EncodeLeafSlot(image.slots[i], i, node);
+  }
+  Seal(image.version, node);
+}
+
+void NodeFormat::EncodeFreshLeaf(const NodeImage& frame, std::span<const KeyValue> entries,
+                                 uint8_t* node) const {
+  EncodeHeader(frame, unsorted_leaves() ? leaf_capacity() : entries.size(), node);
+  // An unsorted leaf's empty slots are all zero bytes (versions 0, the null
+  // key), which EncodeHeader's clearing wrote.
+  for (uint32_t i = 0; i < entries.size(); ++i) {
+    EncodeLeafSlot(LeafSlot{entries[i].first, entries[i].second}, i, node);
+  }
+  Seal(frame.version, node);
+}
+
+void NodeFormat::EncodeHeader(const NodeImage& image, size_t count, uint8_t* node) const {
   std::memset(node, 0, node_bytes_);
   WriteLogical(node, kLevelOffset, &image.level, 1);
   const uint8_t free = image.free ? 1 : 0;
   WriteLogical(node, kFreeOffset, &free, 1);
-  const auto count =
-      static_cast<uint16_t>(image.level > 0 ? image.entries.size() : image.slots.size());
-  WriteLogical(node, kCountOffset, &count, 2);
+  const auto count16 = static_cast<uint16_t>(count);
+  WriteLogical(node, kCountOffset, &count16, 2);
   uint64_t word = image.sibling.Pack();
   WriteLogical(node, kSiblingOffset, &word, 8);
   word = image.leftmost.Pack();
   WriteLogical(node, kLeftmostOffset, &word, 8);
   WritePadded(node, kLowFenceOffset, image.low_fence, key_bytes_, kKeySalt);
   WritePadded(node, kLowFenceOffset + key_bytes_, image.high_fence, key_bytes_, kKeySalt);
+}
 
-  if (image.level > 0) {
-    for (size_t i = 0; i < image.entries.size(); ++i) {
-      WritePadded(node, internal_offsets_[i], image.entries[i].key, key_bytes_, kKeySalt);
-      word = image.entries[i].child.Pack();
-      WriteLogical(node, internal_offsets_[i] + key_bytes_, &word, 8);
-    }
-  } else {
-    for (uint32_t i = 0; i < image.slots.size(); ++i) {
-      const LeafSlot& slot = image.slots[i];
-      const uint32_t offset = leaf_offsets_[i];
-      if (consistency_ == Consistency::kTwoLevel) {
-        WriteLogical(node, offset, &slot.front_version, 1);
-        WriteLogical(node, offset + leaf_entry_bytes_ - 1, &slot.rear_version, 1);
-        if (slot.key == kNullKey) continue;
-        WritePadded(node, offset + 1, slot.key, key_bytes_, kKeySalt);
-        WritePadded(node, offset + 1 + key_bytes_, slot.value, value_bytes_, kValueSalt);
-      } else if (slot.key != kNullKey) {
-        WritePadded(node, offset, slot.key, key_bytes_, kKeySalt);
-        WritePadded(node, offset + key_bytes_, slot.value, value_bytes_, kValueSalt);
-      }
-    }
+void NodeFormat::EncodeLeafSlot(const LeafSlot& slot, uint32_t index, uint8_t* node) const {
+  const uint32_t offset = leaf_offsets_[index];
+  if (consistency_ == Consistency::kTwoLevel) {
+    WriteLogical(node, offset, &slot.front_version, 1);
+    WriteLogical(node, offset + leaf_entry_bytes_ - 1, &slot.rear_version, 1);
+    if (slot.key == kNullKey) return;
+    WritePadded(node, offset + 1, slot.key, key_bytes_, kKeySalt);
+    WritePadded(node, offset + 1 + key_bytes_, slot.value, value_bytes_, kValueSalt);
+  } else if (slot.key != kNullKey) {
+    WritePadded(node, offset, slot.key, key_bytes_, kKeySalt);
+    WritePadded(node, offset + key_bytes_, slot.value, value_bytes_, kValueSalt);
   }
+}
 
+void NodeFormat::Seal(uint8_t version, uint8_t* node) const {
   switch (consistency_) {
     case Consistency::kCrc: {
       const uint32_t crc = Crc(node);
@@ -313,10 +330,10 @@ void NodeFormat::Encode(const NodeImage& image, uint8_t* node) const {
     }
     case Consistency::kNodeVersions:
     case Consistency::kTwoLevel:
-      node[lock_bytes_] = node[node_bytes_ - 1] = image.version & 0xF;
+      node[lock_bytes_] = node[node_bytes_ - 1] = version & 0xF;
       break;
     case Consistency::kCacheline:
-      for (uint32_t line = 0; line < node_bytes_; line += kLineBytes) node[line] = image.version;
+      for (uint32_t line = 0; line < node_bytes_; line += kLineBytes) node[line] = version;
       break;
   }
 }

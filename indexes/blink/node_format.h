@@ -19,11 +19,13 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <utility>
 #include <vector>
 
 #include "harness/rdma/global_address.h"
 #include "indexes/blink/tree_options.h"
+#include "indexes/common/bulkload_source.h"
 #include "indexes/index.h"
 
 namespace dmbench::indexes {
@@ -96,6 +98,13 @@ class NodeFormat {
   int FindLeafSlot(const uint8_t* node, uint64_t key, LeafSlot* slot) const;
   // Writes the whole node, sealed (CRC or versions from image.version).
   void Encode(const NodeImage& image, uint8_t* node) const;
+  // Encode() of the leaf `frame` (its fences, sibling and version; its slots
+  // are ignored) holding `entries`, ascending, in its first slots and every
+  // other slot empty: a freshly bulkloaded leaf, written without building
+  // the slots of its NodeImage (what a simulated memory server does for each
+  // leaf a run first touches). entries.size() <= leaf_capacity().
+  void EncodeFreshLeaf(const NodeImage& frame, std::span<const KeyValue> entries,
+                       uint8_t* node) const;
   // Writes leaf slot `slot` of `image` into `node` in place, bumping its entry
   // versions (two_level); returns the byte range to write back.
   std::pair<uint32_t, uint32_t> EncodeSlot(NodeImage& image, uint32_t slot, uint8_t* node) const;
@@ -114,6 +123,11 @@ class NodeFormat {
  private:
   uint32_t Physical(uint32_t logical) const;
   uint32_t Crc(const uint8_t* node) const;
+  // Encode's parts: every byte cleared, then the header with `count`; one
+  // leaf slot; the CRC or the versions.
+  void EncodeHeader(const NodeImage& image, size_t count, uint8_t* node) const;
+  void EncodeLeafSlot(const LeafSlot& slot, uint32_t index, uint8_t* node) const;
+  void Seal(uint8_t version, uint8_t* node) const;
   void ReadLogical(const uint8_t* node, uint32_t logical, void* out, uint32_t length) const;
   void WriteLogical(uint8_t* node, uint32_t logical, const void* in, uint32_t length) const;
   void WritePadded(uint8_t* node, uint32_t logical, uint64_t word, uint32_t width,
