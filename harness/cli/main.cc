@@ -14,6 +14,7 @@
 #include "harness/cli/serve_command.h"
 #include "harness/cli/sweep_command.h"
 #include "harness/rdma/errors.h"
+#include "harness/util/huge_page_heap.h"
 
 namespace {
 
@@ -33,6 +34,7 @@ constexpr const char* kUsage =
 }  // namespace
 
 int main(int argc, char** argv) {
+  dmbench::ReexecWithHugePageHeap(argv);
   const std::vector<std::string> arguments(argv + 1, argv + argc);
   if (arguments.empty() || arguments[0] == "--help" || arguments[0] == "-h") {
     std::cout << kUsage;

@@ -256,7 +256,8 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress,
       {"wall_clock",
        {{"started_at", started_at},
         {"wall_seconds", wall_seconds},
-        {"peak_rss_bytes", PeakResidentBytes()}}}};
+        {"peak_rss_bytes", PeakResidentBytes()},
+        {"huge_page_bytes", HugePageResidentBytes()}}}};
   if (trace) outcome.result["trace"] = trace->ToJson();
   fabric->AddResultSections(outcome.result, executed.load());
   return outcome;

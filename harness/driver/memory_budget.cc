@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <deque>
 #include <fstream>
+#include <limits>
+#include <string>
 
 #include "harness/driver/backend_fabrics.h"
 #include "harness/rdma/errors.h"
@@ -45,6 +47,17 @@ uint64_t PeakResidentBytes() {
   rusage usage{};
   if (getrusage(RUSAGE_SELF, &usage) != 0 || usage.ru_maxrss <= 0) return 0;
   return static_cast<uint64_t>(usage.ru_maxrss) * 1024;  // Linux counts KiB
+}
+
+uint64_t HugePageResidentBytes() {
+  std::ifstream rollup("/proc/self/smaps_rollup");
+  std::string name;
+  uint64_t kibibytes = 0;
+  while (rollup >> name) {
+    if (name == "AnonHugePages:" && rollup >> kibibytes) return kibibytes * 1024;
+    rollup.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+  }
+  return 0;
 }
 
 uint64_t RunMemoryLowerBound(const RunConfig& config, uint64_t atomic_buckets) {

@@ -19,6 +19,12 @@ uint64_t PhysicalMemoryBytes();
 // inside so that every result carries it.
 uint64_t PeakResidentBytes();
 
+// This process's resident memory in transparent huge pages now, bytes
+// (AnonHugePages of /proc/self/smaps_rollup; 0 when it cannot be read):
+// whether the heap got the huge pages it asked for
+// (harness/util/huge_page_heap.h), which moves the simulator's speed.
+uint64_t HugePageResidentBytes();
+
 // The least this process holds for a run of `config`: the bulkloaded
 // tree's shape (16 bytes per node), a trace's load file and the checker's
 // initial values when asked for, every compute server's speculative-lookup

@@ -335,7 +335,8 @@ def model_run(config: dict) -> dict:
                       "events": count * 5, "verbs": count * 3,
                       "index_operations": int(count * 1.1), "torn_reads": 0},
         "wall_clock": {"started_at": "2026-01-01T00:00:00Z", "wall_seconds": 2.5,
-                       "peak_rss_bytes": 1 << 30, "simulation_wall_seconds": 2.0,
+                       "peak_rss_bytes": 1 << 30, "huge_page_bytes": 1 << 26,
+                       "simulation_wall_seconds": 2.0,
                        "index_operations_per_wall_second": count * 1.1 / 2.0,
                        "events_per_wall_second": count * 5 / 2.0},
     }
