@@ -1,5 +1,6 @@
 #include "harness/util/huge_page_heap.h"
 
+#include <limits.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -48,8 +49,14 @@ void ReexecWithHugePageHeap(char** argv) {
   const std::optional<std::string> tunables =
       TunablesWithHugePageHeap(std::getenv("GLIBC_TUNABLES"));
   if (!tunables) return;
+  // The binary's own path, not /proc/self/exe, so that the process keeps
+  // its name (ps, top and perf show the name exec was given).
+  std::string binary(PATH_MAX, '\0');
+  const ssize_t length = readlink("/proc/self/exe", binary.data(), binary.size());
+  if (length <= 0 || static_cast<size_t>(length) >= binary.size()) return;
+  binary.resize(static_cast<size_t>(length));
   if (setenv("GLIBC_TUNABLES", tunables->c_str(), 1) != 0) return;
-  execv("/proc/self/exe", argv);
+  execv(binary.c_str(), argv);
   // Still here: the exec failed; run without.
 }
 

@@ -25,7 +25,7 @@ namespace dmbench {
 // re-executed does not loop.
 std::optional<std::string> TunablesWithHugePageHeap(const char* current);
 
-// Re-executes this process (/proc/self/exe, the same arguments) with
+// Re-executes this process (its binary, the same arguments) with
 // GLIBC_TUNABLES as TunablesWithHugePageHeap gives it. Returns, having done
 // nothing, when that is nullopt, when the kernel offers no transparent huge
 // pages, in a sanitizer build (whose allocator ignores glibc's tunables), or
