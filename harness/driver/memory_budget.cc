@@ -77,8 +77,9 @@ uint64_t RunMemoryLowerBound(const RunConfig& config, uint64_t atomic_buckets) {
   }
   if (config.backend.type == "sim") {
     // The memory servers live in this process: nodes built on first touch
-    // cost their bookkeeping until then; written up front, their bytes.
-    bytes += config.backend.deferred_bulkload ? nodes * 24 : keys * entry_bytes;
+    // cost the list of them each memory server is handed (8 bytes a node)
+    // while it turns them into runs; written up front, their bytes.
+    bytes += config.backend.deferred_bulkload ? nodes * 8 : keys * entry_bytes;
     // A bucket holds at least its free time and its queue of waiters.
     constexpr long double kBucketBytes = sizeof(int64_t) + sizeof(std::deque<void*>);
     bytes +=

@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <numeric>
 #include <stdexcept>
 #include <string>
-
-#include "harness/util/interpolated_search.h"
 
 namespace dmbench::rdma::sim {
 
@@ -15,67 +14,98 @@ DeferredBlocks::DeferredBlocks(uint64_t region_bytes)
 
 void DeferredBlocks::Add(std::shared_ptr<const DeferredContent> content,
                          std::span<const uint64_t> blocks) {
-  if (blocks.empty()) return;
-  const auto content_index = static_cast<uint32_t>(contents_.size());
-  const uint32_t bytes = content->block_bytes();
-  std::vector<Block> added;
-  added.reserve(blocks.size());
-  for (const uint64_t index : blocks) {
-    added.push_back({content->address(index).offset, index, content_index, bytes, false, false});
+  if (pending_ != 0) {
+    throw std::logic_error("deferred blocks added while " + std::to_string(pending_) +
+                           " of an earlier content are pending (build them first)");
   }
-  const auto by_offset = [](const Block& a, const Block& b) { return a.offset < b.offset; };
+  if (blocks.empty()) return;
+  // Every earlier block is built: only the new ones need tracking.
+  content_ = std::move(content);
+  runs_.clear();
+  std::vector<uint64_t> offsets(blocks.size());
+  for (size_t i = 0; i < blocks.size(); ++i) offsets[i] = content_->address(blocks[i]).offset;
   // A bulkload allocates its nodes in block order, so the list usually comes
   // sorted; checking first spares sorting a billion keys' 16 M blocks.
-  if (!std::is_sorted(added.begin(), added.end(), by_offset)) {
-    std::sort(added.begin(), added.end(), by_offset);
+  if (std::is_sorted(offsets.begin(), offsets.end())) {
+    AddRuns(offsets, blocks);
+  } else {
+    std::vector<uint64_t> order(blocks.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(),
+              [&](uint64_t a, uint64_t b) { return offsets[a] < offsets[b]; });
+    std::vector<uint64_t> sorted_offsets(blocks.size());
+    std::vector<uint64_t> sorted_indices(blocks.size());
+    for (size_t i = 0; i < order.size(); ++i) {
+      sorted_offsets[i] = offsets[order[i]];
+      sorted_indices[i] = blocks[order[i]];
+    }
+    AddRuns(sorted_offsets, sorted_indices);
   }
-  for (size_t i = 1; i < added.size(); ++i) {
-    if (added[i - 1].offset + bytes > added[i].offset) {
+}
+
+void DeferredBlocks::AddRuns(std::span<const uint64_t> offsets, std::span<const uint64_t> indices) {
+  const uint32_t bytes = content_->block_bytes();
+  for (size_t i = 1; i < offsets.size(); ++i) {
+    if (offsets[i - 1] + bytes > offsets[i]) {
       throw std::invalid_argument("deferred blocks overlap at region offset " +
-                                  std::to_string(added[i].offset));
+                                  std::to_string(offsets[i]));
     }
   }
-  for (const Block& block : added) {
-    const uint64_t last = (block.offset + block.bytes - 1) >> kGranuleBits;
-    for (uint64_t granule = block.offset >> kGranuleBits; granule <= last; ++granule) {
+  for (size_t i = 0; i < offsets.size(); ++i) {
+    const uint64_t last = (offsets[i] + bytes - 1) >> kGranuleBits;
+    for (uint64_t granule = offsets[i] >> kGranuleBits; granule <= last; ++granule) {
       granules_.at(granule >> 6) |= uint64_t{1} << (granule & 63);
     }
+    if (!runs_.empty()) {
+      Run& run = runs_.back();
+      const auto index_step = static_cast<int64_t>(indices[i] - run.index);
+      if (run.count == 1) {
+        run.stride = offsets[i] - run.offset;
+        run.index_stride = index_step;
+        ++run.count;
+        continue;
+      }
+      if (offsets[i] == run.offset + run.count * run.stride &&
+          index_step == static_cast<int64_t>(run.count) * run.index_stride) {
+        ++run.count;
+        continue;
+      }
+    }
+    runs_.push_back({offsets[i], bytes, indices[i], 0, 1, i, bytes});
   }
-  contents_.push_back(std::move(content));
-  largest_block_ = std::max(largest_block_, bytes);
-  pending_ += added.size();
-  if (blocks_.empty()) {
-    blocks_ = std::move(added);
-    return;
-  }
-  std::vector<Block> merged;
-  merged.reserve(blocks_.size() + added.size());
-  std::merge(blocks_.begin(), blocks_.end(), added.begin(), added.end(), std::back_inserter(merged),
-             by_offset);
-  blocks_ = std::move(merged);
+  built_bits_.assign((offsets.size() + 63) / 64, 0);
+  read_once_bits_.assign(built_bits_.size(), 0);
+  pending_ = offsets.size();
 }
 
-std::vector<DeferredBlocks::Block>::iterator DeferredBlocks::FirstOverlapping(uint64_t offset) {
-  if (offset < largest_block_) return blocks_.begin();
-  // The first block at or after offset - largest_block_ + 1: after the key
-  // one below it. A bulkload lays its nodes out evenly, so the search
-  // interpolates.
-  return InterpolatedUpperBound(blocks_.begin(), blocks_.end(), offset - largest_block_,
-                                [](const Block& block) { return block.offset; });
+DeferredBlocks::Cursor DeferredBlocks::FirstOverlapping(uint64_t offset) const {
+  // The last run that starts at or before offset, if any.
+  auto run =
+      std::upper_bound(runs_.begin(), runs_.end(), offset,
+                       [](uint64_t at, const Run& candidate) { return at < candidate.offset; });
+  if (run == runs_.begin()) return {0, 0};
+  --run;
+  const auto index = static_cast<size_t>(run - runs_.begin());
+  if (offset >= run->end()) return {index + 1, 0};
+  // The block at or before offset: offset may lie in the gap after it.
+  return {index, (offset - run->offset) / run->stride};
 }
 
-void DeferredBlocks::FillScratch(const Block& block) {
+void DeferredBlocks::FillScratch(Cursor at) {
   // Fill writes every byte of the block (DeferredContent's contract), so the
   // scratch's earlier contents do not matter.
-  scratch_.resize(block.bytes);
-  contents_[block.content]->Fill(block.index, std::span(scratch_.data(), block.bytes));
+  const Run& run = runs_[at.run];
+  scratch_.resize(run.block_bytes);
+  const uint64_t index =
+      run.index + static_cast<uint64_t>(static_cast<int64_t>(at.k) * run.index_stride);
+  content_->Fill(index, std::span(scratch_.data(), run.block_bytes));
 }
 
-void DeferredBlocks::Build(PagedBytes& memory, Block& block) {
-  FillScratch(block);
-  memory.Write(block.offset, scratch_.data(), block.bytes);
-  block.built = true;
-  if (block.read_once) --read_through_;
+void DeferredBlocks::Build(PagedBytes& memory, Cursor at) {
+  FillScratch(at);
+  memory.Write(OffsetOf(at), scratch_.data(), runs_[at.run].block_bytes);
+  SetBit(built_bits_, OrdinalOf(at));
+  if (ReadOnce(at)) --read_through_;
   --pending_;
   ++built_;
 }
@@ -85,11 +115,9 @@ void DeferredBlocks::MaterializeSlow(PagedBytes& memory, uint64_t offset, uint64
   const uint64_t first = offset >> kGranuleBits;
   // One search serves both passes: from the blocks that may reach into the
   // first granule, which start no later than those that reach `offset`.
-  // At 1 B keys a region holds 2 M blocks, and each search was a chain of
-  // cache misses.
-  const auto from = FirstOverlapping(first << kGranuleBits);
-  for (auto it = from; it != blocks_.end() && it->offset < end; ++it) {
-    if (!it->built && it->offset + it->bytes > offset) Build(memory, *it);
+  const Cursor from = FirstOverlapping(first << kGranuleBits);
+  for (Cursor at = from; !AtEnd(at) && OffsetOf(at) < end; Next(at)) {
+    if (!Built(at) && EndOf(at) > offset) Build(memory, at);
   }
   RefreshGranules(from, first, (end - 1) >> kGranuleBits);
 }
@@ -97,37 +125,38 @@ void DeferredBlocks::MaterializeSlow(PagedBytes& memory, uint64_t offset, uint64
 void DeferredBlocks::ReadSlow(PagedBytes& memory, uint64_t offset, uint8_t* out, uint64_t length) {
   const uint64_t end = offset + length;
   const uint64_t first = offset >> kGranuleBits;
-  const auto from = FirstOverlapping(first << kGranuleBits);
+  const Cursor from = FirstOverlapping(first << kGranuleBits);
   bool built_any = false;
-  for (auto it = from; it != blocks_.end() && it->offset < end; ++it) {
-    if (it->built || it->offset + it->bytes <= offset) continue;
-    const uint64_t begin = std::max(offset, it->offset);
-    const uint64_t stop = std::min(end, it->offset + it->bytes);
-    if (it->read_once) {
-      Build(memory, *it);
+  for (Cursor at = from; !AtEnd(at) && OffsetOf(at) < end; Next(at)) {
+    const uint64_t block_offset = OffsetOf(at);
+    const uint64_t block_end = EndOf(at);
+    if (Built(at) || block_end <= offset) continue;
+    const uint64_t begin = std::max(offset, block_offset);
+    const uint64_t stop = std::min(end, block_end);
+    if (ReadOnce(at)) {
+      Build(memory, at);
       built_any = true;
     } else {
-      FillScratch(*it);
-      it->read_once = true;
+      FillScratch(at);
+      SetBit(read_once_bits_, OrdinalOf(at));
       ++read_through_;
     }
-    std::memcpy(out + (begin - offset), scratch_.data() + (begin - it->offset), stop - begin);
+    std::memcpy(out + (begin - offset), scratch_.data() + (begin - block_offset), stop - begin);
   }
   if (built_any) RefreshGranules(from, first, (end - 1) >> kGranuleBits);
 }
 
-void DeferredBlocks::RefreshGranules(std::vector<Block>::iterator from, uint64_t first,
-                                     uint64_t last) {
+void DeferredBlocks::RefreshGranules(Cursor from, uint64_t first, uint64_t last) {
   // Later granules start later, so the blocks that end before one of them
   // are passed for good.
   for (uint64_t granule = first; granule <= last; ++granule) {
     if (!GranulePending(granule)) continue;
     const uint64_t begin = granule << kGranuleBits;
     const uint64_t end = begin + (uint64_t{1} << kGranuleBits);
-    while (from != blocks_.end() && from->offset + from->bytes <= begin) ++from;
+    while (!AtEnd(from) && EndOf(from) <= begin) Next(from);
     bool pending = false;
-    for (auto it = from; it != blocks_.end() && it->offset < end; ++it) {
-      if (!it->built && it->offset + it->bytes > begin) {
+    for (Cursor at = from; !AtEnd(at) && OffsetOf(at) < end; Next(at)) {
+      if (!Built(at) && EndOf(at) > begin) {
         pending = true;
         break;
       }
@@ -138,8 +167,8 @@ void DeferredBlocks::RefreshGranules(std::vector<Block>::iterator from, uint64_t
 
 void DeferredBlocks::MaterializeAll(PagedBytes& memory) {
   if (pending_ == 0) return;
-  for (Block& block : blocks_) {
-    if (!block.built) Build(memory, block);
+  for (Cursor at{0, 0}; !AtEnd(at); Next(at)) {
+    if (!Built(at)) Build(memory, at);
   }
   std::fill(granules_.begin(), granules_.end(), 0);
 }

@@ -3,15 +3,23 @@
 //
 // The region asks for [offset, offset + length) before every access; a block
 // overlapping it is built into the region's bytes then, once (a READ's first
-// look at a block builds it into the reader's buffer only: see Read). Until then it
-// costs its bookkeeping (about 24 bytes) and no page of the region, so a
-// bulkloaded tree of 17 GB costs what a run reads and writes of it. A bitmap
-// of 256-byte granules keeps the check to a bit test for the granules that
-// hold no pending block: every granule of a built node, even while its
-// neighbours wait (with 4 KiB pages, a read of a built node whose page still
-// held unbuilt ones searched the block list every time: a quarter of the
-// memory servers' work at 10 M keys). The bitmap costs a bit per granule,
-// 2 MiB per 4 GiB region.
+// look at a block builds it into the reader's buffer only: see Read). Until
+// then it costs no page of the region, so a bulkloaded tree of 17 GB costs
+// what a run reads and writes of it.
+//
+// The blocks are held as runs: blocks evenly spaced in the region whose
+// content indices are evenly spaced too, as a bulkload lays out its nodes
+// (node i on memory server i mod M, each server's nodes side by side). A run
+// costs 56 bytes, each block two bits (built, read once): a record per block
+// cost 32 bytes, 512 MB of a 1 B-key run and a tenth of its set-up. Any
+// layout works; an irregular one costs a run per block.
+//
+// A bitmap of 256-byte granules keeps the check to a bit test for the
+// granules that hold no pending block: every granule of a built node, even
+// while its neighbours wait (with 4 KiB pages, a read of a built node whose
+// page still held unbuilt ones searched the blocks every time: a quarter of
+// the memory servers' work at 10 M keys). The bitmap costs a bit per
+// granule, 2 MiB per 4 GiB region.
 //
 // Not thread-safe: the simulated fabric runs on one thread.
 #pragma once
@@ -32,7 +40,8 @@ class DeferredBlocks {
 
   // Takes the blocks of `content` listed in `blocks` (their content index),
   // all of which lie in this region at `content->address(block).offset`.
-  // Blocks must not overlap each other or a block still pending.
+  // Blocks must not overlap. No block of an earlier content may be pending
+  // (MemoryRegion builds them all first); throws std::logic_error if one is.
   void Add(std::shared_ptr<const DeferredContent> content, std::span<const uint64_t> blocks);
 
   // Builds into `memory` (the region's bytes) every pending block that
@@ -73,16 +82,29 @@ class DeferredBlocks {
   uint64_t built() const { return built_; }
   // Pending blocks a READ has built into its buffer alone (read once).
   uint64_t read_through() const { return read_through_; }
+  // The runs the blocks of the last Add are held in (see the top).
+  uint64_t runs() const { return runs_.size(); }
 
  private:
   static constexpr int kGranuleBits = 8;  // granules of 256 bytes
-  struct Block {
+
+  // Blocks count, the k-th of which lies at offset + k * stride (stride >=
+  // the block's bytes) and is block index + k * index_stride of content_;
+  // its state bits are bit first_ordinal + k of built_ and read_once_.
+  struct Run {
     uint64_t offset;
-    uint64_t index;    // in its content
-    uint32_t content;  // in contents_
-    uint32_t bytes;
-    bool built;
-    bool read_once;  // built into a reader's buffer, not into the region
+    uint64_t stride;
+    uint64_t index;
+    int64_t index_stride;
+    uint64_t count;
+    uint64_t first_ordinal;
+    uint64_t end() const { return offset + (count - 1) * stride + block_bytes; }
+    uint32_t block_bytes;
+  };
+  // A block: the k-th of runs_[run]. Past the last block, run == runs_.size().
+  struct Cursor {
+    size_t run;
+    uint64_t k;
   };
 
   bool GranulePending(uint64_t granule) const {
@@ -90,21 +112,42 @@ class DeferredBlocks {
   }
   void MaterializeSlow(PagedBytes& memory, uint64_t offset, uint64_t length);
   void ReadSlow(PagedBytes& memory, uint64_t offset, uint8_t* out, uint64_t length);
-  // Builds `block`'s bytes into scratch_.
-  void FillScratch(const Block& block);
-  // Builds `block` into `memory`; its bytes stay in scratch_ until the next
-  // build.
-  void Build(PagedBytes& memory, Block& block);
+  // Adds the blocks at `offsets` (ascending, not overlapping), whose content
+  // indices are `indices`, as runs.
+  void AddRuns(std::span<const uint64_t> offsets, std::span<const uint64_t> indices);
+
+  bool AtEnd(Cursor at) const { return at.run >= runs_.size(); }
+  void Next(Cursor& at) const {
+    if (++at.k == runs_[at.run].count) at = {at.run + 1, 0};
+  }
+  uint64_t OffsetOf(Cursor at) const { return runs_[at.run].offset + at.k * runs_[at.run].stride; }
+  uint64_t EndOf(Cursor at) const { return OffsetOf(at) + runs_[at.run].block_bytes; }
+  uint64_t OrdinalOf(Cursor at) const { return runs_[at.run].first_ordinal + at.k; }
+  static bool Bit(const std::vector<uint64_t>& bits, uint64_t i) {
+    return (bits[i >> 6] >> (i & 63)) & 1;
+  }
+  static void SetBit(std::vector<uint64_t>& bits, uint64_t i) {
+    bits[i >> 6] |= uint64_t{1} << (i & 63);
+  }
+  bool Built(Cursor at) const { return Bit(built_bits_, OrdinalOf(at)); }
+  bool ReadOnce(Cursor at) const { return Bit(read_once_bits_, OrdinalOf(at)); }
+
+  // Builds the block's bytes into scratch_.
+  void FillScratch(Cursor at);
+  // Builds the block into `memory`; its bytes stay in scratch_ until the
+  // next build.
+  void Build(PagedBytes& memory, Cursor at);
   // Clears the bits of the granules in [first, last] that no pending block
   // overlaps; `from` is FirstOverlapping of granule first's start.
-  void RefreshGranules(std::vector<Block>::iterator from, uint64_t first, uint64_t last);
+  void RefreshGranules(Cursor from, uint64_t first, uint64_t last);
   // The first block that may overlap `offset` or lie after it.
-  std::vector<Block>::iterator FirstOverlapping(uint64_t offset);
+  Cursor FirstOverlapping(uint64_t offset) const;
 
-  std::vector<std::shared_ptr<const DeferredContent>> contents_;
-  std::vector<Block> blocks_;  // sorted by offset
+  std::shared_ptr<const DeferredContent> content_;  // whose blocks runs_ holds
+  std::vector<Run> runs_;                           // sorted by offset
+  std::vector<uint64_t> built_bits_;                // by ordinal
+  std::vector<uint64_t> read_once_bits_;            // built into a reader's buffer only
   std::vector<uint64_t> granules_;
-  uint32_t largest_block_ = 0;
   std::vector<uint8_t> scratch_;  // one block being built
   uint64_t pending_ = 0;
   uint64_t built_ = 0;

@@ -1,0 +1,159 @@
+// DeferredBlocks holds blocks as runs of evenly spaced ones. Whatever the
+// layout (regular, with gaps, indices descending, listed out of order, or
+// no pattern at all), every read must return the bytes an eager write of
+// every block leaves, and zeros between blocks.
+#include "harness/rdma/sim/deferred_blocks.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+#include "harness/util/random.h"
+
+namespace dmbench::rdma::sim {
+namespace {
+
+constexpr uint32_t kBlockBytes = 96;  // not a multiple of a 256-byte granule
+constexpr uint64_t kRegionBytes = 64 << 10;
+
+// Block i at the offset the layout gives it; every byte a function of
+// (block, position).
+class LaidOutContent final : public DeferredContent {
+ public:
+  explicit LaidOutContent(std::map<uint64_t, uint64_t> offsets) : offsets_(std::move(offsets)) {}
+  uint64_t blocks() const override { return offsets_.size(); }
+  uint32_t block_bytes() const override { return kBlockBytes; }
+  GlobalAddress address(uint64_t block) const override {
+    return GlobalAddress::Host(0, offsets_.at(block));
+  }
+  void Fill(uint64_t block, std::span<uint8_t> out) const override {
+    for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<uint8_t>(block * 37 + i * 5 + 3);
+  }
+
+ private:
+  std::map<uint64_t, uint64_t> offsets_;  // block -> region offset
+};
+
+// Block index -> region offset of a layout with every kind of run: blocks
+// side by side with indices ascending by 3; then with 40-byte gaps and
+// indices descending; then single blocks at irregular places.
+std::map<uint64_t, uint64_t> MixedLayout() {
+  std::map<uint64_t, uint64_t> offsets;
+  for (uint64_t k = 0; k < 50; ++k) offsets[100 + 3 * k] = 1000 + k * kBlockBytes;
+  for (uint64_t k = 0; k < 40; ++k) offsets[99 - k] = 9000 + k * (kBlockBytes + 40);
+  const uint64_t singles[] = {20000, 20100, 20300, 21111, 30000, 30096, 40000};
+  for (uint64_t k = 0; k < std::size(singles); ++k) offsets[500 + k * k] = singles[k];
+  return offsets;
+}
+
+// The region as an eager write of every block leaves it.
+std::vector<uint8_t> Eager(const LaidOutContent& content,
+                           const std::map<uint64_t, uint64_t>& offsets) {
+  std::vector<uint8_t> region(kRegionBytes, 0);
+  for (const auto& [block, offset] : offsets) {
+    content.Fill(block, std::span(region.data() + offset, kBlockBytes));
+  }
+  return region;
+}
+
+struct Deferred {
+  PagedBytes memory{kRegionBytes};
+  DeferredBlocks blocks{kRegionBytes};
+};
+
+void AddInOrder(Deferred& deferred, std::shared_ptr<LaidOutContent> content,
+                const std::vector<uint64_t>& order) {
+  deferred.blocks.Add(std::move(content), order);
+}
+
+std::vector<uint64_t> Indices(const std::map<uint64_t, uint64_t>& offsets) {
+  std::vector<uint64_t> indices;
+  for (const auto& entry : offsets) indices.push_back(entry.first);
+  return indices;
+}
+
+TEST(DeferredBlocks, EveryLayoutReadsAsAnEagerWrite) {
+  const auto offsets = MixedLayout();
+  const auto content = std::make_shared<LaidOutContent>(offsets);
+  const std::vector<uint8_t> expected = Eager(*content, offsets);
+  Random random(7);
+  for (const bool shuffled : {false, true}) {
+    Deferred deferred;
+    std::vector<uint64_t> order = Indices(offsets);
+    if (shuffled) {
+      for (size_t i = order.size() - 1; i > 0; --i)
+        std::swap(order[i], order[random.Uniform(i + 1)]);
+    }
+    AddInOrder(deferred, content, order);
+    EXPECT_EQ(deferred.blocks.pending(), offsets.size());
+    // The two evenly spaced runs, and the seven single blocks paired up
+    // greedily in offset order (two blocks are always evenly spaced).
+    EXPECT_EQ(deferred.blocks.runs(), 6u);
+    // Reads of every length at random places: a few first, which leave
+    // blocks of each state (pending, read once, built), then many, which
+    // read blocks once, build them, then read them from memory.
+    for (int round = 0; round < 4000; ++round) {
+      const uint64_t offset = random.Uniform(kRegionBytes - 1);
+      const uint64_t length = 1 + random.Uniform(std::min<uint64_t>(700, kRegionBytes - offset));
+      std::vector<uint8_t> out(length, 0xEE);
+      deferred.blocks.Read(deferred.memory, offset, out.data(), length);
+      ASSERT_TRUE(std::equal(out.begin(), out.end(), expected.begin() + offset))
+          << "read [" << offset << ", +" << length << ")" << (shuffled ? ", listed shuffled" : "");
+      if (round == 60) {
+        EXPECT_GT(deferred.blocks.built(), 0u);
+        EXPECT_GT(deferred.blocks.read_through(), 0u);
+        EXPECT_GT(deferred.blocks.pending(), deferred.blocks.read_through());
+      }
+    }
+    deferred.blocks.MaterializeAll(deferred.memory);
+    EXPECT_EQ(deferred.blocks.pending(), 0u);
+    EXPECT_EQ(deferred.blocks.read_through(), 0u);
+    std::vector<uint8_t> region(kRegionBytes);
+    deferred.memory.Read(0, region.data(), kRegionBytes);
+    EXPECT_EQ(region, expected);
+  }
+}
+
+TEST(DeferredBlocks, MaterializeBuildsExactlyTheBlocksItTouches) {
+  const auto offsets = MixedLayout();
+  const auto content = std::make_shared<LaidOutContent>(offsets);
+  Deferred deferred;
+  AddInOrder(deferred, content, Indices(offsets));
+  // The last byte of the 2nd side-by-side block and the first of the 3rd.
+  deferred.blocks.Materialize(deferred.memory, 1000 + 2 * kBlockBytes - 1, 2);
+  EXPECT_EQ(deferred.blocks.built(), 2u);
+  // A gap between two spaced blocks touches none.
+  deferred.blocks.Materialize(deferred.memory, 9000 + kBlockBytes, 40);
+  EXPECT_EQ(deferred.blocks.built(), 2u);
+  // The gap and the next block: that block only.
+  deferred.blocks.Materialize(deferred.memory, 9000 + kBlockBytes, 41);
+  EXPECT_EQ(deferred.blocks.built(), 3u);
+  std::vector<uint8_t> byte(1);
+  deferred.memory.Read(9000 + kBlockBytes + 40, byte.data(), 1);
+  std::vector<uint8_t> block(kBlockBytes);
+  content->Fill(98, block);  // the second block of the descending run
+  EXPECT_EQ(byte[0], block[0]);
+}
+
+TEST(DeferredBlocks, RefusesOverlapsAndAContentWhileAnotherIsPending) {
+  Deferred deferred;
+  const auto overlapping =
+      std::make_shared<LaidOutContent>(std::map<uint64_t, uint64_t>{{0, 0}, {1, kBlockBytes - 1}});
+  EXPECT_THROW(deferred.blocks.Add(overlapping, std::vector<uint64_t>{0, 1}),
+               std::invalid_argument);
+  const auto offsets = MixedLayout();
+  AddInOrder(deferred, std::make_shared<LaidOutContent>(offsets), Indices(offsets));
+  const auto later = std::make_shared<LaidOutContent>(std::map<uint64_t, uint64_t>{{0, 50000}});
+  EXPECT_THROW(deferred.blocks.Add(later, std::vector<uint64_t>{0}), std::logic_error);
+  deferred.blocks.MaterializeAll(deferred.memory);
+  deferred.blocks.Add(later, std::vector<uint64_t>{0});
+  EXPECT_EQ(deferred.blocks.pending(), 1u);
+}
+
+}  // namespace
+}  // namespace dmbench::rdma::sim
