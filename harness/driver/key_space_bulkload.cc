@@ -17,12 +17,15 @@ constexpr unsigned kMaxThreads = 4;
 // Positions are flipped in rounds: their keys are computed, grouped by the
 // 2^kRegionBits keys they fall in (128 KiB of bitmap), and flipped group by
 // group. Flipped in position order, each key would be a cache and TLB miss in
-// a bitmap of 125 MB. A round of 8 M positions (128 MB of buffers per
-// thread) flips about four keys per bitmap line it loads at 1 B keys; 1 M
-// flipped half a key per line and took 8% more of a billion-key set-up's
-// CPU time, 32 M 14% less but held 1 GB more at its peak.
+// a bitmap of 125 MB. A round flips about four keys per bitmap line it
+// loads: N / 128 positions for N keys (a line holds 512), rounded up to a
+// power of two, from 1 M to 8 M (128 MB of buffers per thread). At 1 B
+// keys, rounds of 1 M flipped half a key per line and took 8% more of the
+// set-up's CPU time; 32 M took 14% less but held 1 GB more at the run's
+// peak. (Rounds of 7.8 M, not a power of two, took 6% more than 8 M.)
 constexpr int kRegionBits = 20;
-constexpr uint64_t kRoundPositions = uint64_t{1} << 23;
+constexpr uint64_t kMinRoundPositions = uint64_t{1} << 20;
+constexpr uint64_t kMaxRoundPositions = uint64_t{1} << 23;
 
 }  // namespace
 
@@ -80,7 +83,9 @@ KeySpaceBulkload::KeySpaceBulkload(const workloads::BulkloadedKeys& keys, uint64
 void KeySpaceBulkload::FlipPositions(const workloads::BulkloadedKeys& keys, uint64_t from,
                                      uint64_t to, std::vector<uint64_t>& bitmap) const {
   if (from >= to) return;
-  const uint64_t round = std::min(kRoundPositions, to - from);
+  const uint64_t round =
+      std::min(std::clamp(std::bit_ceil(key_count_ / 128), kMinRoundPositions, kMaxRoundPositions),
+               to - from);
   std::vector<uint64_t> bits(round);
   std::vector<uint64_t> grouped(round);
   // starts[g] = where region g's keys go in `grouped`, once counted.
