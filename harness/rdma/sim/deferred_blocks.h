@@ -98,8 +98,9 @@ class DeferredBlocks {
     int64_t index_stride;
     uint64_t count;
     uint64_t first_ordinal;
-    uint64_t end() const { return offset + (count - 1) * stride + block_bytes; }
     uint32_t block_bytes;
+    // Where the last block ends.
+    uint64_t end() const { return offset + (count - 1) * stride + block_bytes; }
   };
   // A block: the k-th of runs_[run]. Past the last block, run == runs_.size().
   struct Cursor {
@@ -112,8 +113,8 @@ class DeferredBlocks {
   }
   void MaterializeSlow(PagedBytes& memory, uint64_t offset, uint64_t length);
   void ReadSlow(PagedBytes& memory, uint64_t offset, uint8_t* out, uint64_t length);
-  // Adds the blocks at `offsets` (ascending, not overlapping), whose content
-  // indices are `indices`, as runs.
+  // Adds the blocks at `offsets` (ascending), whose content indices are
+  // `indices`, as runs; throws std::invalid_argument if two overlap.
   void AddRuns(std::span<const uint64_t> offsets, std::span<const uint64_t> indices);
 
   bool AtEnd(Cursor at) const { return at.run >= runs_.size(); }
