@@ -108,9 +108,6 @@ class DeferredBlocks {
     uint64_t k;
   };
 
-  bool GranulePending(uint64_t granule) const {
-    return (granules_[granule >> 6] >> (granule & 63)) & 1;
-  }
   void MaterializeSlow(PagedBytes& memory, uint64_t offset, uint64_t length);
   void ReadSlow(PagedBytes& memory, uint64_t offset, uint8_t* out, uint64_t length);
   // Adds the blocks at `offsets` (ascending), whose content indices are
@@ -130,6 +127,7 @@ class DeferredBlocks {
   static void SetBit(std::vector<uint64_t>& bits, uint64_t i) {
     bits[i >> 6] |= uint64_t{1} << (i & 63);
   }
+  bool GranulePending(uint64_t granule) const { return Bit(granules_, granule); }
   bool Built(Cursor at) const { return Bit(built_bits_, OrdinalOf(at)); }
   bool ReadOnce(Cursor at) const { return Bit(read_once_bits_, OrdinalOf(at)); }
 

@@ -66,11 +66,6 @@ struct Deferred {
   DeferredBlocks blocks{kRegionBytes};
 };
 
-void AddInOrder(Deferred& deferred, std::shared_ptr<LaidOutContent> content,
-                const std::vector<uint64_t>& order) {
-  deferred.blocks.Add(std::move(content), order);
-}
-
 std::vector<uint64_t> Indices(const std::map<uint64_t, uint64_t>& offsets) {
   std::vector<uint64_t> indices;
   for (const auto& entry : offsets) indices.push_back(entry.first);
@@ -89,7 +84,7 @@ TEST(DeferredBlocks, EveryLayoutReadsAsAnEagerWrite) {
       for (size_t i = order.size() - 1; i > 0; --i)
         std::swap(order[i], order[random.Uniform(i + 1)]);
     }
-    AddInOrder(deferred, content, order);
+    deferred.blocks.Add(content, order);
     EXPECT_EQ(deferred.blocks.pending(), offsets.size());
     // The two evenly spaced runs, and the seven single blocks paired up
     // greedily in offset order (two blocks are always evenly spaced).
@@ -123,7 +118,7 @@ TEST(DeferredBlocks, MaterializeBuildsExactlyTheBlocksItTouches) {
   const auto offsets = MixedLayout();
   const auto content = std::make_shared<LaidOutContent>(offsets);
   Deferred deferred;
-  AddInOrder(deferred, content, Indices(offsets));
+  deferred.blocks.Add(content, Indices(offsets));
   // The last byte of the 2nd side-by-side block and the first of the 3rd.
   deferred.blocks.Materialize(deferred.memory, 1000 + 2 * kBlockBytes - 1, 2);
   EXPECT_EQ(deferred.blocks.built(), 2u);
@@ -147,7 +142,7 @@ TEST(DeferredBlocks, RefusesOverlapsAndAContentWhileAnotherIsPending) {
   EXPECT_THROW(deferred.blocks.Add(overlapping, std::vector<uint64_t>{0, 1}),
                std::invalid_argument);
   const auto offsets = MixedLayout();
-  AddInOrder(deferred, std::make_shared<LaidOutContent>(offsets), Indices(offsets));
+  deferred.blocks.Add(std::make_shared<LaidOutContent>(offsets), Indices(offsets));
   const auto later = std::make_shared<LaidOutContent>(std::map<uint64_t, uint64_t>{{0, 50000}});
   EXPECT_THROW(deferred.blocks.Add(later, std::vector<uint64_t>{0}), std::logic_error);
   deferred.blocks.MaterializeAll(deferred.memory);
