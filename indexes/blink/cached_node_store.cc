@@ -96,9 +96,13 @@ void CachedRoutes::Destroy(const CachedRoutes* routes) {
   ::operator delete(const_cast<CachedRoutes*>(routes));
 }
 
+CachedNodeStore::CachedNodeStore(ContentHasher hasher)
+    : hasher_(hasher != nullptr ? hasher : ContentHash) {}
+
 CachedNodeStore::~CachedNodeStore() {
   // Every holder let go first (the contract), so only expired entries remain.
-  for ([[maybe_unused]] const auto& [hash, routes] : by_hash_) assert(routes.expired());
+  for ([[maybe_unused]] const Entry& entry : entries_)
+    assert(!entry.used || entry.routes.expired());
 }
 
 std::shared_ptr<const CachedRoutes> CachedNodeStore::Intern(const CachedInternalNode& node) {
@@ -112,14 +116,18 @@ std::shared_ptr<const CachedRoutes> CachedNodeStore::Intern(const CachedInternal
       passed_over.push_back(std::move(last));
     }
   }
-  const uint64_t hash = ContentHash(node);
+  const uint64_t hash = hasher_(node);
   {
     std::lock_guard lock(mutex_);
-    auto [it, end] = by_hash_.equal_range(hash);
-    while (it != end) {
-      std::shared_ptr<const CachedRoutes> existing = it->second.lock();
+    const uint64_t head = chain_of_hash_.Find(hash);
+    uint32_t previous = kEndOfChain;
+    uint32_t index = head == FlatU64Map::kNoValue ? kEndOfChain : static_cast<uint32_t>(head);
+    while (index != kEndOfChain) {
+      const uint32_t next = entries_[index].next;
+      std::shared_ptr<const CachedRoutes> existing = entries_[index].routes.lock();
       if (existing == nullptr) {
-        it = by_hash_.erase(it);
+        UnlinkLocked(hash, previous, index);
+        index = next;
         continue;
       }
       if (SameContent(*existing, node)) {
@@ -127,7 +135,8 @@ std::shared_ptr<const CachedRoutes> CachedNodeStore::Intern(const CachedInternal
         return existing;
       }
       passed_over.push_back(std::move(existing));
-      ++it;
+      previous = index;
+      index = next;
     }
   }
   std::shared_ptr<const CachedRoutes> shared(CachedRoutes::Create(node),
@@ -137,22 +146,57 @@ std::shared_ptr<const CachedRoutes> CachedNodeStore::Intern(const CachedInternal
                                              });
   std::lock_guard lock(mutex_);
   // Another thread may have interned the same content meanwhile; two copies
-  // are harmless (each routes alike), so both stay.
-  by_hash_.emplace(hash, shared);
+  // are harmless (each routes alike), so both stay, the newer at the head.
+  uint32_t index;
+  if (!free_entries_.empty()) {
+    index = free_entries_.back();
+    free_entries_.pop_back();
+  } else {
+    if (entries_.size() >= kEndOfChain) throw std::length_error("CachedNodeStore: too many nodes");
+    index = static_cast<uint32_t>(entries_.size());
+    entries_.emplace_back();
+  }
+  const uint64_t head = chain_of_hash_.Find(hash);
+  entries_[index] =
+      Entry{shared, head == FlatU64Map::kNoValue ? kEndOfChain : static_cast<uint32_t>(head), true};
+  chain_of_hash_.Put(hash, index);
   last_interned_ = shared;
   return shared;
 }
 
+void CachedNodeStore::UnlinkLocked(uint64_t hash, uint32_t previous, uint32_t index) {
+  Entry& entry = entries_[index];
+  if (previous != kEndOfChain) {
+    entries_[previous].next = entry.next;
+  } else if (entry.next != kEndOfChain) {
+    chain_of_hash_.Put(hash, entry.next);
+  } else {
+    chain_of_hash_.Erase(hash);
+  }
+  entry = Entry{};
+  free_entries_.push_back(index);
+}
+
 void CachedNodeStore::Forget(uint64_t hash) {
   std::lock_guard lock(mutex_);
-  auto [it, end] = by_hash_.equal_range(hash);
-  while (it != end) it = it->second.expired() ? by_hash_.erase(it) : std::next(it);
+  const uint64_t head = chain_of_hash_.Find(hash);
+  uint32_t previous = kEndOfChain;
+  uint32_t index = head == FlatU64Map::kNoValue ? kEndOfChain : static_cast<uint32_t>(head);
+  while (index != kEndOfChain) {
+    const uint32_t next = entries_[index].next;
+    if (entries_[index].routes.expired()) {
+      UnlinkLocked(hash, previous, index);
+    } else {
+      previous = index;
+    }
+    index = next;
+  }
 }
 
 size_t CachedNodeStore::distinct_nodes() const {
   std::lock_guard lock(mutex_);
   size_t live = 0;
-  for (const auto& [hash, routes] : by_hash_) live += routes.expired() ? 0 : 1;
+  for (const Entry& entry : entries_) live += entry.used && !entry.routes.expired() ? 1 : 0;
   return live;
 }
 

@@ -17,9 +17,10 @@
 #include <memory>
 #include <mutex>
 #include <span>
-#include <unordered_map>
+#include <vector>
 
 #include "harness/rdma/global_address.h"
+#include "harness/util/flat_u64_map.h"
 
 namespace dmbench::indexes {
 
@@ -69,7 +70,13 @@ class CachedRoutes {
 // every node it handed out (the caches that share it).
 class CachedNodeStore {
  public:
-  CachedNodeStore() = default;
+  // How a node's content is hashed; nodes of one hash share a chain and are
+  // told apart by comparing.
+  using ContentHasher = uint64_t (*)(const CachedInternalNode& node);
+
+  // `hasher`: nullptr for the store's own (XXH3 over the node's words). Tests
+  // pass a weak one to make nodes share chains.
+  explicit CachedNodeStore(ContentHasher hasher = nullptr);
   ~CachedNodeStore();
   CachedNodeStore(const CachedNodeStore&) = delete;
   CachedNodeStore& operator=(const CachedNodeStore&) = delete;
@@ -82,12 +89,32 @@ class CachedNodeStore {
   size_t distinct_nodes() const;
 
  private:
+  // A node the store knows of, in a chain of the nodes whose content hash is
+  // the same (one, but for a 64-bit hash collision or two threads interning
+  // the same content at once).
+  struct Entry {
+    std::weak_ptr<const CachedRoutes> routes;
+    uint32_t next = kEndOfChain;
+    bool used = false;
+  };
+  static constexpr uint32_t kEndOfChain = UINT32_MAX;
+
   // Drops the expired entries of `hash` (a node's last holder let go).
   void Forget(uint64_t hash);
+  // Unlinks and frees entry `index` of `hash`'s chain, whose predecessor is
+  // `previous` (kEndOfChain for the head). Holds mutex_.
+  void UnlinkLocked(uint64_t hash, uint32_t previous, uint32_t index);
 
+  const ContentHasher hasher_;
   mutable std::mutex mutex_;
-  // By a hash of the content; equal hashes are told apart by comparing.
-  std::unordered_multimap<uint64_t, std::weak_ptr<const CachedRoutes>> by_hash_;
+  // By a hash of the content, the first entry of its chain; equal hashes are
+  // told apart by comparing. One flat table and a vector of entries, not a
+  // std::unordered_multimap: at the paper's scale the store holds 380 K nodes
+  // and every miss of an index cache interns one, and a node per map entry
+  // was an allocation and a cache miss each.
+  FlatU64Map chain_of_hash_;
+  std::vector<Entry> entries_;
+  std::vector<uint32_t> free_entries_;
   // The node interned last. Caches tend to intern one node several times in a
   // row (a prewarm fills every compute server's cache with each node in
   // turn), and comparing with it spares hashing the node and probing the

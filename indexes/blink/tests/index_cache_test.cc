@@ -485,6 +485,39 @@ TEST(CachedNodeStoreTest, InternReturnsTheLiveCopyOfIdenticalContent) {
   EXPECT_EQ(store.distinct_nodes(), 3u);
 }
 
+// Nodes whose hashes collide share a chain: each is still found, a holder's
+// letting go unlinks exactly its node wherever it sits in the chain, and the
+// freed entries are reused.
+TEST(CachedNodeStoreTest, NodesOfOneHashAreToldApartAndForgottenOneByOne) {
+  CachedNodeStore store([](const CachedInternalNode&) { return uint64_t{42}; });
+  std::vector<CachedInternalNode> nodes;
+  std::vector<std::shared_ptr<const CachedRoutes>> held;
+  for (uint64_t i = 0; i < 5; ++i) {
+    nodes.push_back(MakeNode(10 + i, 1000 * i, 1000 * i + 500, {1000 * i + 250}, 20 * i));
+    held.push_back(store.Intern(nodes.back()));
+  }
+  EXPECT_EQ(store.distinct_nodes(), 5u);
+  // Every node, first and last of the chain included, is found again.
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    EXPECT_EQ(store.Intern(nodes[i]), held[i]) << i;
+  }
+  // Drop the middle, the newest (the chain's head) and the oldest (its tail).
+  for (size_t gone : {2u, 4u, 0u}) {
+    held[gone].reset();
+  }
+  EXPECT_EQ(store.distinct_nodes(), 2u);
+  EXPECT_EQ(store.Intern(nodes[1]), held[1]);
+  EXPECT_EQ(store.Intern(nodes[3]), held[3]);
+  // A node whose holders all let go comes back as a new copy, in a freed entry.
+  const std::shared_ptr<const CachedRoutes> again = store.Intern(nodes[2]);
+  EXPECT_EQ(again->address, nodes[2].address);
+  EXPECT_EQ(store.distinct_nodes(), 3u);
+  held[1].reset();
+  held[3].reset();
+  EXPECT_EQ(store.distinct_nodes(), 1u);
+  EXPECT_EQ(store.Intern(nodes[2]), again);
+}
+
 // The charge per node is that of an unshared entry record (the node, its
 // byte count, slot and last use), so a cache of a given capacity holds the
 // same nodes whether or not its nodes are shared.
