@@ -119,9 +119,8 @@ std::shared_ptr<const CachedRoutes> CachedNodeStore::Intern(const CachedInternal
   const uint64_t hash = hasher_(node);
   {
     std::lock_guard lock(mutex_);
-    const uint64_t head = chain_of_hash_.Find(hash);
     uint32_t previous = kEndOfChain;
-    uint32_t index = head == FlatU64Map::kNoValue ? kEndOfChain : static_cast<uint32_t>(head);
+    uint32_t index = ChainHeadLocked(hash);
     while (index != kEndOfChain) {
       const uint32_t next = entries_[index].next;
       std::shared_ptr<const CachedRoutes> existing = entries_[index].routes.lock();
@@ -156,12 +155,15 @@ std::shared_ptr<const CachedRoutes> CachedNodeStore::Intern(const CachedInternal
     index = static_cast<uint32_t>(entries_.size());
     entries_.emplace_back();
   }
-  const uint64_t head = chain_of_hash_.Find(hash);
-  entries_[index] =
-      Entry{shared, head == FlatU64Map::kNoValue ? kEndOfChain : static_cast<uint32_t>(head), true};
+  entries_[index] = Entry{shared, ChainHeadLocked(hash), true};
   chain_of_hash_.Put(hash, index);
   last_interned_ = shared;
   return shared;
+}
+
+uint32_t CachedNodeStore::ChainHeadLocked(uint64_t hash) const {
+  const uint64_t head = chain_of_hash_.Find(hash);
+  return head == FlatU64Map::kNoValue ? kEndOfChain : static_cast<uint32_t>(head);
 }
 
 void CachedNodeStore::UnlinkLocked(uint64_t hash, uint32_t previous, uint32_t index) {
@@ -179,9 +181,8 @@ void CachedNodeStore::UnlinkLocked(uint64_t hash, uint32_t previous, uint32_t in
 
 void CachedNodeStore::Forget(uint64_t hash) {
   std::lock_guard lock(mutex_);
-  const uint64_t head = chain_of_hash_.Find(hash);
   uint32_t previous = kEndOfChain;
-  uint32_t index = head == FlatU64Map::kNoValue ? kEndOfChain : static_cast<uint32_t>(head);
+  uint32_t index = ChainHeadLocked(hash);
   while (index != kEndOfChain) {
     const uint32_t next = entries_[index].next;
     if (entries_[index].routes.expired()) {

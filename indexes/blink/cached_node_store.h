@@ -101,6 +101,8 @@ class CachedNodeStore {
 
   // Drops the expired entries of `hash` (a node's last holder let go).
   void Forget(uint64_t hash);
+  // The first entry of `hash`'s chain, or kEndOfChain. Holds mutex_.
+  uint32_t ChainHeadLocked(uint64_t hash) const;
   // Unlinks and frees entry `index` of `hash`'s chain, whose predecessor is
   // `previous` (kEndOfChain for the head). Holds mutex_.
   void UnlinkLocked(uint64_t hash, uint32_t previous, uint32_t index);
