@@ -119,23 +119,17 @@ std::shared_ptr<const CachedRoutes> CachedNodeStore::Intern(const CachedInternal
   const uint64_t hash = hasher_(node);
   {
     std::lock_guard lock(mutex_);
-    uint32_t previous = kEndOfChain;
-    uint32_t index = ChainHeadLocked(hash);
-    while (index != kEndOfChain) {
-      const uint32_t next = entries_[index].next;
+    for (uint32_t index = ChainHeadLocked(hash); index != kEndOfChain;
+         index = entries_[index].next) {
+      // An expired entry is one whose deleter has yet to run Forget(), which
+      // unlinks it.
       std::shared_ptr<const CachedRoutes> existing = entries_[index].routes.lock();
-      if (existing == nullptr) {
-        UnlinkLocked(hash, previous, index);
-        index = next;
-        continue;
-      }
+      if (existing == nullptr) continue;
       if (SameContent(*existing, node)) {
         last_interned_ = existing;
         return existing;
       }
       passed_over.push_back(std::move(existing));
-      previous = index;
-      index = next;
     }
   }
   std::shared_ptr<const CachedRoutes> shared(CachedRoutes::Create(node),
