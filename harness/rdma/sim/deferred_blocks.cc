@@ -21,6 +21,7 @@ void DeferredBlocks::Add(std::shared_ptr<const DeferredContent> content,
   if (blocks.empty()) return;
   // Every earlier block is built: only the new ones need tracking.
   content_ = std::move(content);
+  block_bytes_ = content_->block_bytes();
   runs_.clear();
   std::vector<uint64_t> offsets(blocks.size());
   for (size_t i = 0; i < blocks.size(); ++i) offsets[i] = content_->address(blocks[i]).offset;
@@ -44,15 +45,14 @@ void DeferredBlocks::Add(std::shared_ptr<const DeferredContent> content,
 }
 
 void DeferredBlocks::AddRuns(std::span<const uint64_t> offsets, std::span<const uint64_t> indices) {
-  const uint32_t bytes = content_->block_bytes();
   for (size_t i = 1; i < offsets.size(); ++i) {
-    if (offsets[i - 1] + bytes > offsets[i]) {
+    if (offsets[i - 1] + block_bytes_ > offsets[i]) {
       throw std::invalid_argument("deferred blocks overlap at region offset " +
                                   std::to_string(offsets[i]));
     }
   }
   for (size_t i = 0; i < offsets.size(); ++i) {
-    const uint64_t last = (offsets[i] + bytes - 1) >> kGranuleBits;
+    const uint64_t last = (offsets[i] + block_bytes_ - 1) >> kGranuleBits;
     for (uint64_t granule = offsets[i] >> kGranuleBits; granule <= last; ++granule) {
       granules_.at(granule >> 6) |= uint64_t{1} << (granule & 63);
     }
@@ -71,7 +71,7 @@ void DeferredBlocks::AddRuns(std::span<const uint64_t> offsets, std::span<const 
         continue;
       }
     }
-    runs_.push_back({offsets[i], bytes, indices[i], 0, 1, i, bytes});
+    runs_.push_back({offsets[i], block_bytes_, indices[i], 0, 1, i});
   }
   built_bits_.assign((offsets.size() + 63) / 64, 0);
   read_once_bits_.assign(built_bits_.size(), 0);
@@ -86,7 +86,7 @@ DeferredBlocks::Cursor DeferredBlocks::FirstOverlapping(uint64_t offset) const {
   if (run == runs_.begin()) return {0, 0};
   --run;
   const auto index = static_cast<size_t>(run - runs_.begin());
-  if (offset >= run->end()) return {index + 1, 0};
+  if (offset >= run->last_offset() + block_bytes_) return {index + 1, 0};
   // The block at or before offset: offset may lie in the gap after it.
   return {index, (offset - run->offset) / run->stride};
 }
@@ -95,15 +95,15 @@ void DeferredBlocks::FillScratch(Cursor at) {
   // Fill writes every byte of the block (DeferredContent's contract), so the
   // scratch's earlier contents do not matter.
   const Run& run = runs_[at.run];
-  scratch_.resize(run.block_bytes);
+  scratch_.resize(block_bytes_);
   const uint64_t index =
       run.index + static_cast<uint64_t>(static_cast<int64_t>(at.k) * run.index_stride);
-  content_->Fill(index, std::span(scratch_.data(), run.block_bytes));
+  content_->Fill(index, std::span(scratch_.data(), block_bytes_));
 }
 
 void DeferredBlocks::Build(PagedBytes& memory, Cursor at) {
   FillScratch(at);
-  memory.Write(OffsetOf(at), scratch_.data(), runs_[at.run].block_bytes);
+  memory.Write(OffsetOf(at), scratch_.data(), block_bytes_);
   SetBit(built_bits_, OrdinalOf(at));
   if (ReadOnce(at)) --read_through_;
   --pending_;

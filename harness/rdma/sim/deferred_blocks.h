@@ -10,7 +10,7 @@
 // The blocks are held as runs: blocks evenly spaced in the region whose
 // content indices are evenly spaced too, as a bulkload lays out its nodes
 // (node i on memory server i mod M, each server's nodes side by side). A run
-// costs 56 bytes, each block two bits (built, read once): a record per block
+// costs 48 bytes, each block two bits (built, read once): a record per block
 // cost 32 bytes, 512 MB of a 1 B-key run and a tenth of its set-up. Any
 // layout works; an irregular one costs a run per block.
 //
@@ -98,9 +98,8 @@ class DeferredBlocks {
     int64_t index_stride;
     uint64_t count;
     uint64_t first_ordinal;
-    uint32_t block_bytes;
-    // Where the last block ends.
-    uint64_t end() const { return offset + (count - 1) * stride + block_bytes; }
+    // Where the last block starts.
+    uint64_t last_offset() const { return offset + (count - 1) * stride; }
   };
   // A block: the k-th of runs_[run]. Past the last block, run == runs_.size().
   struct Cursor {
@@ -119,7 +118,7 @@ class DeferredBlocks {
     if (++at.k == runs_[at.run].count) at = {at.run + 1, 0};
   }
   uint64_t OffsetOf(Cursor at) const { return runs_[at.run].offset + at.k * runs_[at.run].stride; }
-  uint64_t EndOf(Cursor at) const { return OffsetOf(at) + runs_[at.run].block_bytes; }
+  uint64_t EndOf(Cursor at) const { return OffsetOf(at) + block_bytes_; }
   uint64_t OrdinalOf(Cursor at) const { return runs_[at.run].first_ordinal + at.k; }
   static bool Bit(const std::vector<uint64_t>& bits, uint64_t i) {
     return (bits[i >> 6] >> (i & 63)) & 1;
@@ -143,6 +142,7 @@ class DeferredBlocks {
   Cursor FirstOverlapping(uint64_t offset) const;
 
   std::shared_ptr<const DeferredContent> content_;  // whose blocks runs_ holds
+  uint32_t block_bytes_ = 0;                        // content_'s, read once
   std::vector<Run> runs_;                           // sorted by offset
   std::vector<uint64_t> built_bits_;                // by ordinal
   std::vector<uint64_t> read_once_bits_;            // built into a reader's buffer only
