@@ -78,6 +78,12 @@ class DeferredBlocks {
     }
   }
 
+  // Hints that a Read at `offset` comes later: its granule's bit, like the
+  // bytes, is a miss to DRAM in a large region.
+  void PrefetchGranule(uint64_t offset) const {
+    if (pending_ != 0) __builtin_prefetch(&granules_[(offset >> kGranuleBits) >> 6]);
+  }
+
   uint64_t pending() const { return pending_; }
   uint64_t built() const { return built_; }
   // Pending blocks a READ has built into its buffer alone (read once).

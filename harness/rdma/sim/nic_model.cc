@@ -164,6 +164,7 @@ void NicModel::ScheduleResponder(Batch& batch, uint32_t from) {
                                           now);
       }
       region.NoteReadWindow(window);
+      region.PrepareRead(request.remote.offset);
       timing.dma_start = end - window;
       timing.dma_end = end;
       events_.Push(end, EventKind::kExecuteRead, &client, i, batch.index);

@@ -132,6 +132,13 @@ void SimCluster::Dispatch(const Event& event) {
   }
 }
 
+void SimCluster::PrefetchFor(const Event& event) {
+  if (event.kind != EventKind::kExecuteRead) return;
+  const WorkRequest& request = event.client->BatchOf(event.group).requests[event.argument];
+  memory(request.remote.server, request.remote.space)
+      .PrefetchRead(request.remote.offset, request.length);
+}
+
 SimRunStats SimCluster::Run(const ClientBody& body) {
   const auto wall_start = std::chrono::steady_clock::now();
   const SimTime sim_start = now_;
@@ -153,6 +160,7 @@ SimRunStats SimCluster::Run(const ClientBody& body) {
                         std::to_string(options_.time_limit_seconds) +
                         " s (does every client finish?)");
       }
+      if (!events_.Empty()) PrefetchFor(events_.Top());
       Dispatch(event);
     }
   } catch (...) {

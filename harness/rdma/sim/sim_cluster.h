@@ -83,6 +83,10 @@ class SimCluster final : public Cluster {
                           std::span<WorkRequest> requests, uint16_t group);
   void Wake(SimClient& client, SimTime at);
   void Dispatch(const Event& event);
+  // Called while the event before `event` is dispatched, so that the memory
+  // it will touch is on its way: a READ's bytes are a miss to DRAM in a
+  // large run, and one event's work is time enough to fetch them.
+  void PrefetchFor(const Event& event);
 
   Topology topology_;
   NicProfile profile_;
