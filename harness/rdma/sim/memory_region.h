@@ -4,9 +4,10 @@
 //
 // Writes are applied to the bytes at once when their DMA starts, but each
 // cacheline is deemed to land at its own time over the DMA's duration, and
-// the overwritten bytes are logged. A READ is resolved when its DMA ends: it
-// copies the bytes and, line by line, undoes every logged write that landed on
-// that line after the READ sampled it. So a READ sees each cacheline as it
+// the overwritten bytes are logged. A READ is resolved when its DMA ends, or
+// as late as its client's resumption (NicModel::Post): it copies the bytes
+// and, line by line, undoes every logged write that landed on that line after
+// the READ sampled it. So a READ sees each cacheline as it
 // was at one instant, and a mix across lines only while a write overlaps it
 // in time: exactly the cacheline-granular tearing of real DMA.
 #pragma once
@@ -47,8 +48,8 @@ class MemoryRegion {
                    std::span<const uint64_t> blocks);
   const DeferredBlocks& deferred() const { return deferred_; }
 
-  // A READ will sample over a window of `window` before its completion; the
-  // write log must reach back that far.
+  // A READ will be resolved up to `window` after its DMA starts; the write
+  // log must reach back that far.
   void NoteReadWindow(SimTime window);
 
   // Applies a write whose cachelines land in ascending order over
@@ -59,7 +60,8 @@ class MemoryRegion {
   uint64_t ReadWord(uint64_t offset);
 
   // Resolves a READ whose cachelines were sampled over [start, end] in
-  // `order`; `end` is the current simulated time.
+  // `order`; `end` is at or before the current simulated time, and
+  // NoteReadWindow was told of a window reaching from `start` to now.
   void Read(uint64_t offset, void* destination, uint32_t length, SimTime start, SimTime end,
             DmaOrder order, Random& random);
 

@@ -84,7 +84,50 @@ void NicModel::Post(SimClient& client, std::span<const std::span<WorkRequest>> b
                                posted);
   }
   client.thread_.cpu_free_at = posted;
-  for (Batch& batch : client.in_flight_) ScheduleResponder(batch, 0);
+  // A READ is resolved, its bytes copied, when its DMA ends; nothing can see
+  // its bytes before its client resumes, and the regions' write logs can
+  // undo what landed in between. So when the whole post is scheduled here,
+  // its READs are resolved as the client resumes, which spares an event
+  // each: half the events of a lookup.
+  client.reads_at_resume_.clear();
+  const bool reads_at_resume = ReadsMayWaitForResume(client);
+  for (Batch& batch : client.in_flight_) ScheduleResponder(batch, 0, reads_at_resume);
+  if (reads_at_resume) SettleReadsAtResume(client);
+}
+
+bool NicModel::ReadsMayWaitForResume(const SimClient& client) {
+  // A random DMA order draws from the simulation's generator, which the
+  // atomics' arbitration shares: resolving later would reorder the draws.
+  if (!cluster_.options().reads_at_resume || profile_.dma_read_order == DmaOrder::kRandom) {
+    return false;
+  }
+  for (const Batch& batch : client.in_flight_) {
+    const uint16_t server = batch.requests.front().remote.server;
+    const ProcessingUnit* unit = UnitOf(client, server);
+    if (unit != nullptr && unit->blocked) return false;
+    for (const WorkRequest& request : batch.requests) {
+      if (IsAtomic(request.verb)) return false;
+    }
+  }
+  return true;
+}
+
+void NicModel::SettleReadsAtResume(SimClient& client) {
+  // Every batch was scheduled, so the resumption time is final.
+  size_t kept = 0;
+  for (const SimClient::ReadAtResume read : client.reads_at_resume_) {
+    const Batch& batch = client.in_flight_[read.group];
+    const SimClient::Timing& timing = batch.timing[read.request];
+    if (client.all_done_ - timing.dma_end > kLongestReadDelay) {
+      events_.Push(timing.dma_end, EventKind::kExecuteRead, &client, read.request, read.group);
+      continue;
+    }
+    const WorkRequest& request = batch.requests[read.request];
+    cluster_.memory(request.remote.server, request.remote.space)
+        .NoteReadWindow(client.all_done_ - timing.dma_start);
+    client.reads_at_resume_[kept++] = read;
+  }
+  client.reads_at_resume_.resize(kept);
 }
 
 void NicModel::PostWithoutWaiting(SimClient& client, Batch& batch, std::span<WorkRequest> requests,
@@ -125,7 +168,7 @@ SimTime NicModel::ScheduleRequester(Batch& batch, SimClient& client, uint16_t in
   return posted;
 }
 
-void NicModel::ScheduleResponder(Batch& batch, uint32_t from) {
+void NicModel::ScheduleResponder(Batch& batch, uint32_t from, bool reads_at_resume) {
   SimClient& client = *batch.client;
   const uint16_t server = batch.requests.front().remote.server;
   Nic& responder = ResponderNic(server);
@@ -167,7 +210,11 @@ void NicModel::ScheduleResponder(Batch& batch, uint32_t from) {
       region.PrepareRead(request.remote.offset);
       timing.dma_start = end - window;
       timing.dma_end = end;
-      events_.Push(end, EventKind::kExecuteRead, &client, i, batch.index);
+      if (reads_at_resume) {
+        client.reads_at_resume_.push_back({batch.index, i});
+      } else {
+        events_.Push(end, EventKind::kExecuteRead, &client, i, batch.index);
+      }
       queue_pair.last_access_end = std::max(queue_pair.last_access_end, end);
       Respond(batch, end, request.length);
     } else {

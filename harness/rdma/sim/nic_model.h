@@ -151,8 +151,21 @@ class NicModel {
   void NoteCompletion(Nic& nic, SimTime done, uint32_t requests);
 
   // Schedules the batch's requests from `from` on until one must wait (an
-  // atomic, or a blocked processing unit).
-  void ScheduleResponder(Batch& batch, uint32_t from);
+  // atomic, or a blocked processing unit). `reads_at_resume`: its READs go
+  // to the client's reads_at_resume_ instead of having events (see Post).
+  void ScheduleResponder(Batch& batch, uint32_t from, bool reads_at_resume = false);
+  // Whether every batch of `client`'s post is scheduled at once, with no
+  // atomic or blocked processing unit to wait for, and its READs need no
+  // randomness: then they may be resolved when the client resumes.
+  bool ReadsMayWaitForResume(const SimClient& client);
+  // Once the post's completion time is known: its READs that would be
+  // resolved long after their DMA get events after all, so that the memory
+  // regions' write logs stay short.
+  void SettleReadsAtResume(SimClient& client);
+  // How long after its DMA a READ may be resolved at its client's resumption
+  // (the write logs reach back that far): unloaded, a response takes about a
+  // microsecond after the DMA; this leaves room for queues on the way back.
+  static constexpr SimTime kLongestReadDelay = 8'000 * kPicosecondsPerNanosecond;
   void Respond(Batch& batch, SimTime ready, uint32_t payload_bytes);
   void ExecuteAtomic(Batch& batch, uint32_t index, AtomicBucket& bucket);
   // Queues an atomic at its busy bucket (scheduling the bucket's release).

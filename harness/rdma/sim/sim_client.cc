@@ -18,6 +18,7 @@ SimClient::SimClient(SimCluster& cluster, SimThread& thread, ClientLocation loca
 
 void SimClient::Start(const std::function<void(Client&)>& body, size_t stack_bytes) {
   parked_ = wake_pending_ = permit_ = false;
+  reads_at_resume_.clear();
   detached_.clear();
   free_detached_.clear();
   coroutine_.Start([this, &body] { body(*this); }, stack_bytes);

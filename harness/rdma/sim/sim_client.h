@@ -79,6 +79,12 @@ class SimClient final : public Client {
     std::vector<WorkRequest> requests;
     std::vector<uint8_t> payload;
   };
+  // A READ of a batch in flight that is resolved when its client resumes
+  // rather than by an event of its own (NicModel::Post says when).
+  struct ReadAtResume {
+    uint16_t group;    // the batch, in in_flight_
+    uint32_t request;  // in the batch
+  };
   // Event groups at or above this name a detached batch's slot.
   static constexpr uint16_t kDetachedGroup = 0x8000;
   InFlightBatch& BatchOf(uint16_t group) {
@@ -106,6 +112,9 @@ class SimClient final : public Client {
   std::vector<uint16_t> free_detached_;   // slots of detached_ free for reuse
   uint32_t batches_scheduling_ = 0;       // batches whose completion time is not known yet
   SimTime all_done_ = 0;
+  // Of the batches in flight, in posting order; resolved by the kResume
+  // that their completion pushes.
+  std::vector<ReadAtResume> reads_at_resume_;
   // Last, so that destroying a client unwinds its body while the state the
   // body may touch is still alive.
   ClientCoroutine coroutine_;

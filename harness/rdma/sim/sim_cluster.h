@@ -35,6 +35,11 @@ struct SimOptions {
   // Client::WriteDeferred leaves blocks to be built on first touch; false
   // writes them at once, one simulated Write each, as real backends do.
   bool deferred_writes = true;
+  // A READ whose post is scheduled at once is resolved when its client
+  // resumes rather than by an event of its own (NicModel::Post): the same
+  // bytes with fewer events. false resolves every READ by its event, for
+  // tests that check the two agree.
+  bool reads_at_resume = true;
   SubstrateOptions substrate;
 };
 
@@ -71,6 +76,9 @@ class SimCluster final : public Cluster {
   // Raw memory, outside simulated time (test set-up and inspection).
   MemoryRegion& memory(uint16_t server, MemorySpace space);
   uint64_t torn_reads() const;
+  // READs resolved at their client's resumption, without an event (over
+  // every run so far).
+  uint64_t reads_resolved_at_resume() const { return reads_resolved_at_resume_; }
 
  private:
   friend class SimClient;
@@ -83,6 +91,8 @@ class SimCluster final : public Cluster {
                           std::span<WorkRequest> requests, uint16_t group);
   void Wake(SimClient& client, SimTime at);
   void Dispatch(const Event& event);
+  // Resolves READ `index` of `client`'s batch `group` (its DMA has ended).
+  void ExecuteRead(SimClient& client, uint16_t group, uint32_t index);
   // Called while the event before `event` is dispatched, so that the memory
   // it will touch is on its way: a READ's bytes are a miss to DRAM in a
   // large run, and one event's work is time enough to fetch them.
@@ -104,6 +114,7 @@ class SimCluster final : public Cluster {
   SimTime now_ = 0;
   uint64_t verbs_ = 0;
   uint64_t batches_ = 0;
+  uint64_t reads_resolved_at_resume_ = 0;  // READs that had no event of their own
 };
 
 }  // namespace dmbench::rdma::sim

@@ -70,40 +70,49 @@ struct TearingRun {
   std::vector<LineValues> during_writes;  // READs posted while the writer ran
   std::vector<LineValues> after_writes;   // READs posted after its last WRITE completed
   uint64_t torn_reads = 0;                // SimCluster::torn_reads()
+  uint64_t reads_at_resume = 0;           // SimCluster::reads_resolved_at_resume()
   uint32_t expected_lines = 0;
 };
 
-TearingRun RunWriterAndReaders(uint64_t offset, DmaOrder order) {
+// `writers` coroutines of compute server 0 share the writes (sequence s is
+// written by writer s mod writers); with more than one, sequences land out of
+// order and WRITEs overlap one another.
+TearingRun RunWriterAndReaders(uint64_t offset, DmaOrder order, bool reads_at_resume = true,
+                               uint32_t writers = 1) {
   NicProfile profile = DefaultProfile();
   profile.dma_read_order = order;
+  SimOptions options;
+  options.reads_at_resume = reads_at_resume;
   // Compute server 0 runs the writer; servers 1 and 2 run four readers each.
-  auto cluster = MakeCluster(SmallTopology(1, 3, 4), profile);
+  auto cluster = MakeCluster(SmallTopology(1, 3, 4), profile, options);
   TearingRun run;
   run.expected_lines =
       static_cast<uint32_t>((offset + kBufferBytes - 1) / kCacheline - offset / kCacheline + 1);
-  bool writer_done = false;
+  uint32_t writers_done = 0;
   const GlobalAddress buffer = GlobalAddress::Host(0, offset);
   cluster->Run([&](Client& client) {
     if (client.location().compute_server == 0) {
-      if (client.location().coroutine != 0) return;
+      const uint32_t writer = client.location().coroutine;
+      if (writer >= writers) return;
       std::vector<uint8_t> data(kBufferBytes);
-      for (uint32_t sequence = 0; sequence < kWrites; ++sequence) {
+      for (uint32_t sequence = writer; sequence < kWrites; sequence += writers) {
         data.assign(kBufferBytes, SequenceByte(sequence));
         client.Write(buffer, data.data(), kBufferBytes);
       }
-      writer_done = true;
+      ++writers_done;
       return;
     }
     std::vector<uint8_t> data(kBufferBytes);
     int reads_after = 0;
     while (reads_after < 5) {
-      const bool after = writer_done;
+      const bool after = writers_done == writers;
       client.Read(buffer, data.data(), kBufferBytes);
       (after ? run.after_writes : run.during_writes).push_back(SplitIntoLines(data, offset));
       if (after) ++reads_after;
     }
   });
   run.torn_reads = cluster->torn_reads();
+  run.reads_at_resume = cluster->reads_resolved_at_resume();
   return run;
 }
 
@@ -199,11 +208,76 @@ TEST_P(DmaTearing, RandomOrderTearsBothWays) {
   EXPECT_EQ(run.torn_reads, CountTorn(run.during_writes));
 }
 
+// A READ resolved when its client resumes, a microsecond or so after its DMA,
+// must return what its DMA sampled: the WRITEs that land in between are
+// undone from the write log, which must still hold those that landed during
+// the DMA (four writers log them faster than one READ's round trip). The
+// same run with every READ resolved by its own event, at its DMA's end, is
+// the reference.
+TEST_P(DmaTearing, ReadsResolvedAtResumptionSeeWhatTheirDmaSampled) {
+  constexpr uint32_t kWriters = 4;
+  for (DmaOrder order : {DmaOrder::kAscending, DmaOrder::kDescending}) {
+    const TearingRun at_resume = RunWriterAndReaders(Offset(), order, true, kWriters);
+    const TearingRun by_event = RunWriterAndReaders(Offset(), order, false, kWriters);
+    EXPECT_EQ(by_event.reads_at_resume, 0u);
+    EXPECT_GT(at_resume.reads_at_resume, at_resume.during_writes.size() / 2);
+    ASSERT_EQ(at_resume.during_writes.size(), by_event.during_writes.size());
+    for (size_t i = 0; i < at_resume.during_writes.size(); ++i) {
+      ASSERT_EQ(at_resume.during_writes[i].values, by_event.during_writes[i].values)
+          << DmaOrderName(order) << " READ " << i;
+    }
+    EXPECT_EQ(at_resume.torn_reads, by_event.torn_reads);
+    EXPECT_GT(CountTorn(at_resume.during_writes), 20u);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Offsets, DmaTearing, ::testing::Values(0, 24),
                          [](const ::testing::TestParamInfo<uint64_t>& info) {
                            return info.param == 0 ? std::string("LineAligned")
                                                   : "Plus" + std::to_string(info.param);
                          });
+
+// A READ whose response queues long behind others on the way back is
+// resolved by its own event after all (the write logs stay short), and
+// returns the same bytes either way: the four readers of one compute server
+// fetch 64 KiB each from one memory server, the other four 1 KiB, while a
+// writer rewrites the first KiB.
+TEST(DmaTearingQuiet, LongDelayedReadsKeepTheirEventsAndTheirBytes) {
+  constexpr uint32_t kReadBytes = 64 * 1024;
+  const auto run = [](bool reads_at_resume, uint64_t* reads_at_resume_count) {
+    SimOptions options;
+    options.reads_at_resume = reads_at_resume;
+    auto cluster = MakeCluster(SmallTopology(1, 3, 4), DefaultProfile(), options);
+    const GlobalAddress buffer = GlobalAddress::Host(0, kAlignedOffset);
+    std::vector<std::vector<uint8_t>> seen;
+    cluster->Run([&](Client& client) {
+      std::vector<uint8_t> data(kReadBytes);
+      if (client.location().compute_server == 0) {
+        if (client.location().coroutine != 0) return;
+        for (uint32_t sequence = 0; sequence < kWrites; ++sequence) {
+          data.assign(kBufferBytes, SequenceByte(sequence));
+          client.Write(buffer, data.data(), kBufferBytes);
+        }
+        return;
+      }
+      const uint32_t length = client.location().compute_server == 1 ? kReadBytes : kBufferBytes;
+      for (int i = 0; i < 20; ++i) {
+        client.Read(buffer, data.data(), length);
+        seen.emplace_back(data.begin(), data.begin() + kBufferBytes);
+      }
+    });
+    *reads_at_resume_count = cluster->reads_resolved_at_resume();
+    return seen;
+  };
+  uint64_t at_resume_count = 0, by_event_count = 0;
+  const std::vector<std::vector<uint8_t>> at_resume = run(true, &at_resume_count);
+  const std::vector<std::vector<uint8_t>> by_event = run(false, &by_event_count);
+  ASSERT_EQ(at_resume.size(), 8u * 20);
+  EXPECT_GT(at_resume_count, 0u);
+  EXPECT_LT(at_resume_count, at_resume.size());
+  EXPECT_EQ(by_event_count, 0u);
+  EXPECT_EQ(at_resume, by_event);
+}
 
 // Without a WRITE in flight nothing tears, whatever the order: first a run in
 // which only readers touch memory set up outside simulated time, then a

@@ -24,6 +24,11 @@ std::unique_ptr<SimCluster> MakeCluster(const Topology& topology, const NicProfi
                                         uint64_t seed) {
   SimOptions options;
   options.seed = seed;
+  return MakeCluster(topology, profile, options);
+}
+
+std::unique_ptr<SimCluster> MakeCluster(const Topology& topology, const NicProfile& profile,
+                                        const SimOptions& options) {
   return std::make_unique<SimCluster>(topology, profile, options);
 }
 

@@ -19,5 +19,7 @@ Topology SmallTopology(uint32_t memory_servers, uint32_t compute_servers, uint32
 std::unique_ptr<SimCluster> MakeCluster(const Topology& topology,
                                         const NicProfile& profile = DefaultProfile(),
                                         uint64_t seed = 1);
+std::unique_ptr<SimCluster> MakeCluster(const Topology& topology, const NicProfile& profile,
+                                        const SimOptions& options);
 
 }  // namespace dmbench::rdma::sim::testing
