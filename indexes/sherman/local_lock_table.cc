@@ -1,5 +1,8 @@
 #include "indexes/sherman/local_lock_table.h"
 
+#include <stdexcept>
+#include <string>
+
 #include "harness/util/random.h"
 
 namespace dmbench::indexes::sherman {
@@ -8,7 +11,7 @@ bool LocalLockTable::Acquire(rdma::Client& client, uint64_t lock_id) {
   Waiter waiter{&client};
   {
     std::lock_guard guard(mutex_);
-    LocalLock& lock = locks_[lock_id];
+    LocalLock& lock = LockOf(lock_id);
     if (!lock.held) {
       lock.held = true;
       return false;
@@ -27,13 +30,36 @@ bool LocalLockTable::Acquire(rdma::Client& client, uint64_t lock_id) {
       // at it, or the next release would write into a dead stack.
       std::lock_guard guard(mutex_);
       if (!waiter.granted) {
-        LocalLock& lock = locks_[lock_id];
+        LocalLock& lock = locks_[HeldIndex(lock_id)];
         std::erase(lock.queue, &waiter);
         Dequeued(lock, client);
       }
       throw;
     }
   }
+}
+
+LocalLockTable::LocalLock& LocalLockTable::LockOf(uint64_t lock_id) {
+  const uint64_t index = lock_index_.Find(lock_id);
+  if (index != FlatU64Map::kNoValue) return locks_[index];
+  uint32_t fresh = 0;
+  if (free_locks_.empty()) {
+    fresh = static_cast<uint32_t>(locks_.size());
+    locks_.emplace_back();
+  } else {
+    fresh = free_locks_.back();
+    free_locks_.pop_back();
+  }
+  lock_index_.Put(lock_id, fresh);
+  return locks_[fresh];
+}
+
+uint32_t LocalLockTable::HeldIndex(uint64_t lock_id) const {
+  const uint64_t index = lock_index_.Find(lock_id);
+  if (index == FlatU64Map::kNoValue) {
+    throw std::logic_error("local lock " + std::to_string(lock_id) + " is not held");
+  }
+  return static_cast<uint32_t>(index);
 }
 
 void LocalLockTable::Enqueue(LocalLock& lock, Waiter* waiter) {
@@ -48,7 +74,7 @@ void LocalLockTable::Dequeued(LocalLock& lock, const rdma::Client& client) {
 
 bool LocalLockTable::ShouldHandOver(uint64_t lock_id, uint32_t max_handovers) {
   std::lock_guard guard(mutex_);
-  const LocalLock& lock = locks_.at(lock_id);
+  const LocalLock& lock = locks_[HeldIndex(lock_id)];
   return !lock.queue.empty() && lock.consecutive_handovers < max_handovers;
 }
 
@@ -62,10 +88,14 @@ void LocalLockTable::Release(rdma::Client& client, uint64_t lock_id, bool hand_o
   uint32_t spinners = 0;
   {
     std::lock_guard guard(mutex_);
-    auto found = locks_.find(lock_id);
-    LocalLock& lock = found->second;
+    const uint32_t index = HeldIndex(lock_id);
+    LocalLock& lock = locks_[index];
     if (lock.queue.empty()) {
-      locks_.erase(found);
+      // Free, as a lock nobody has taken yet: its queue and counts are empty.
+      lock.held = false;
+      lock.consecutive_handovers = 0;
+      lock_index_.Erase(lock_id);
+      free_locks_.push_back(index);
       return;
     }
     const auto next_waiter = lock.queue.begin() + static_cast<std::ptrdiff_t>(NextWaiter(lock));

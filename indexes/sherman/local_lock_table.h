@@ -16,8 +16,10 @@
 #include <deque>
 #include <mutex>
 #include <unordered_map>
+#include <vector>
 
 #include "harness/rdma/client.h"
+#include "harness/util/flat_u64_map.h"
 
 namespace dmbench::indexes::sherman {
 
@@ -65,12 +67,23 @@ class LocalLockTable {
 
   // The waiter the order serves next; the lock has at least one.
   size_t NextWaiter(const LocalLock& lock);
+  // The lock `lock_id`, made free if nobody holds it. Holds mutex_.
+  LocalLock& LockOf(uint64_t lock_id);
+  // Where in locks_ the lock `lock_id` is, which someone holds; throws
+  // std::logic_error if nobody does. Holds mutex_.
+  uint32_t HeldIndex(uint64_t lock_id) const;
 
   const LocalWaitOrder order_;
   // Guards the table; never held across a verb or a Park.
   std::mutex mutex_;
   uint64_t draws_;  // SplitMix64 state of kUnordered's draws, under mutex_
-  std::unordered_map<uint64_t, LocalLock> locks_;
+  // The locks someone holds, by id, as indices into locks_. A lock freed with
+  // nobody waiting goes back to free_locks_ and is reused, queue and all: a
+  // map node, a deque and its block per acquisition were three allocations
+  // of every write's critical path.
+  FlatU64Map lock_index_;
+  std::deque<LocalLock> locks_;  // a deque, so that growing moves no lock
+  std::vector<uint32_t> free_locks_;
 };
 
 }  // namespace dmbench::indexes::sherman

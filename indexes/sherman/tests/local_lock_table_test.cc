@@ -84,5 +84,47 @@ TEST(LocalLockTable, SpinnersAreThreadsNotCoroutines) {
   EXPECT_NEAR(static_cast<double>(threads_spun - threads_free), 6 * kSpinnerNs, 1);
 }
 
+// A lock released with nobody waiting is forgotten and its slot reused: the
+// next to take it gets no handover and a handover count from zero, and a lock
+// taken meanwhile is a lock of its own.
+TEST(LocalLockTable, AFreedLockStartsAfresh) {
+  constexpr uint64_t kOther = 8;
+  auto cluster = rdma::sim::testing::MakeCluster(rdma::sim::testing::SmallTopology(1, 1, 4));
+  LocalLockTable table;
+  std::vector<bool> handed_over(4);
+  bool may_hand_over_again = false;
+  cluster->Run([&](rdma::Client& client) {
+    const uint32_t me = client.location().index;
+    switch (me) {
+      case 0:  // holds the lock, then hands it (and the global one) to client 1
+        handed_over[0] = table.Acquire(client, kLock);
+        client.SleepUntil(10'000);
+        table.Release(client, kLock, /*hand_over=*/true);
+        break;
+      case 1:  // takes another lock while it waits, then frees both
+        client.SleepUntil(1'000);
+        EXPECT_FALSE(table.Acquire(client, kOther));
+        handed_over[1] = table.Acquire(client, kLock);
+        table.Release(client, kOther, false);
+        table.Release(client, kLock, false);
+        break;
+      case 2:  // takes the freed lock; client 3 queues behind
+        client.SleepUntil(20'000);
+        handed_over[2] = table.Acquire(client, kLock);
+        client.SleepUntil(30'000);
+        may_hand_over_again = table.ShouldHandOver(kLock, 1);
+        table.Release(client, kLock, false);
+        break;
+      default:
+        client.SleepUntil(25'000);
+        handed_over[3] = table.Acquire(client, kLock);
+        table.Release(client, kLock, false);
+        break;
+    }
+  });
+  EXPECT_EQ(handed_over, (std::vector<bool>{false, true, false, false}));
+  EXPECT_TRUE(may_hand_over_again);
+}
+
 }  // namespace
 }  // namespace dmbench::indexes::sherman
