@@ -1,5 +1,6 @@
 // Writes: upsert and delete at the leaves, splits, and split propagation.
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -106,7 +107,8 @@ bool BLinkTree::WriteLeaf(rdma::Client& client, uint64_t key, uint64_t value, Mu
       return true;
     }
 
-    std::vector<rdma::WorkRequest> writes;
+    // One WRITE: the entry, or the whole leaf.
+    std::optional<rdma::WorkRequest> write;
     if (format_.unsorted_leaves()) {
       const size_t target = found ? slot : empty;
       slots[target] =
@@ -116,10 +118,10 @@ bool BLinkTree::WriteLeaf(rdma::Client& client, uint64_t key, uint64_t value, Mu
       if (format_.entry_writes()) {
         const auto [offset, length] =
             format_.EncodeSlot(leaf, static_cast<uint32_t>(target), scratch.node.data());
-        writes.push_back({.verb = rdma::Verb::kWrite,
-                          .remote = address + offset,
-                          .local = scratch.node.data() + offset,
-                          .length = length});
+        write = rdma::WorkRequest{.verb = rdma::Verb::kWrite,
+                                  .remote = address + offset,
+                                  .local = scratch.node.data() + offset,
+                                  .length = length};
       }
     } else if (mutation == Mutation::kDelete) {
       slots.erase(slots.begin() + slot);
@@ -128,13 +130,13 @@ bool BLinkTree::WriteLeaf(rdma::Client& client, uint64_t key, uint64_t value, Mu
     } else {
       slots.insert(slots.begin() + empty, LeafSlot{key, value});
     }
-    if (writes.empty()) {
+    if (!write) {
       leaf.version = format_.NextVersion(leaf.version);
       EncodeNode(client, leaf, scratch.node.data());
-      writes.push_back(WholeNodeWrite(address, scratch.node, format_.lock_bytes()));
+      write = WholeNodeWrite(address, scratch.node, format_.lock_bytes());
     }
-    stats.write_back_bytes += writes.front().length;
-    locker_->WriteBackAndRelease(client, grant, writes, stats);
+    stats.write_back_bytes += write->length;
+    locker_->WriteBackAndRelease(client, grant, std::span(&*write, 1), stats);
     return mutation == Mutation::kUpsert || found;
   }
   throw std::runtime_error("write of key " + std::to_string(key) + " did not converge");

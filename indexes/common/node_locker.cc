@@ -1,5 +1,7 @@
 #include "indexes/common/node_locker.h"
 
+#include <algorithm>
+#include <array>
 #include <vector>
 
 namespace dmbench::indexes {
@@ -9,9 +11,20 @@ void PostWriteBack(rdma::Client& client, std::span<rdma::WorkRequest> writes,
   const bool post_only =
       release != nullptr && !policy.await_release && release->verb == rdma::Verb::kWrite;
   if (policy.combine) {
-    std::vector<rdma::WorkRequest> batch(writes.begin(), writes.end());
-    if (release != nullptr) batch.push_back(*release);
-    if (batch.empty()) return;
+    // Writes and release in one batch: on the stack, as a write-back is one
+    // or two WRITEs and a release, and every write paid an allocation here.
+    constexpr size_t kOnStack = 4;
+    std::array<rdma::WorkRequest, kOnStack> on_stack;
+    std::vector<rdma::WorkRequest> on_heap;
+    const size_t count = writes.size() + (release != nullptr ? 1 : 0);
+    if (count == 0) return;
+    std::span<rdma::WorkRequest> batch(on_stack.data(), count);
+    if (count > kOnStack) {
+      on_heap.resize(count);
+      batch = on_heap;
+    }
+    std::copy(writes.begin(), writes.end(), batch.begin());
+    if (release != nullptr) batch.back() = *release;
     if (post_only) {
       client.PostWithoutWaiting(batch);
     } else {
