@@ -67,8 +67,17 @@ void MemoryRegion::Log(uint64_t offset, uint32_t length, SimTime start, SimTime 
   deferred_.Materialize(bytes_, offset, length);
   // Entries that ended before any READ still pending could have sampled
   // cannot matter any more.
-  while (!log_.empty() && log_.front().end < start - longest_read_window_) log_.pop_front();
+  while (!log_.empty() && log_.front().end < start - longest_read_window_) {
+    if (spare_old_bytes_.size() < kSpareOldBytes) {
+      spare_old_bytes_.push_back(std::move(log_.front().old_bytes));
+    }
+    log_.pop_front();
+  }
   LoggedWrite& entry = log_.emplace_back();
+  if (!spare_old_bytes_.empty()) {
+    entry.old_bytes = std::move(spare_old_bytes_.back());
+    spare_old_bytes_.pop_back();
+  }
   entry.offset = offset;
   entry.length = length;
   entry.start = start;

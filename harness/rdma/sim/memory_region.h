@@ -98,6 +98,11 @@ class MemoryRegion {
   uint64_t cacheline_bytes_;
   SimTime longest_read_window_ = 0;
   std::deque<LoggedWrite> log_;
+  // Buffers of entries dropped from the log, for new entries to reuse: every
+  // logged write allocated and freed one. A log holds a few microseconds of
+  // writes, so a few dozen cover it.
+  static constexpr size_t kSpareOldBytes = 64;
+  std::vector<std::vector<uint8_t>> spare_old_bytes_;
   std::vector<uint32_t> line_ranks_;  // scratch for one READ
   uint64_t torn_reads_ = 0;
 };
