@@ -8,7 +8,7 @@
 #include <cassert>
 #include <new>
 #include <stdexcept>
-#include <type_traits>
+#include <string>
 #include <vector>
 
 #include "indexes/blink/index_cache.h"
@@ -48,12 +48,12 @@ uint64_t ContentHash(const CachedInternalNode& node) {
 bool SameContent(const CachedRoutes& routes, const CachedInternalNode& node) {
   if (routes.address != node.address || routes.low_fence != node.low_fence ||
       routes.high_fence != node.high_fence || routes.separators().size() != node.children.size() ||
-      routes.children().front() != node.leftmost_child) {
+      routes.child(0) != node.leftmost_child) {
     return false;
   }
   for (size_t i = 0; i < node.children.size(); ++i) {
     if (routes.separators()[i] != node.children[i].first ||
-        routes.children()[i + 1] != node.children[i].second) {
+        routes.child(i + 1) != node.children[i].second) {
       return false;
     }
   }
@@ -63,17 +63,24 @@ bool SameContent(const CachedRoutes& routes, const CachedInternalNode& node) {
 }  // namespace
 
 size_t CachedRoutes::AllocationBytes(size_t separators) {
-  // The arrays follow the header unpadded, and are never destroyed one by one.
-  static_assert(sizeof(CachedRoutes) % alignof(uint64_t) == 0 &&
-                alignof(rdma::GlobalAddress) <= alignof(uint64_t) &&
-                std::is_trivially_destructible_v<rdma::GlobalAddress>);
-  return sizeof(CachedRoutes) + separators * sizeof(uint64_t) +
-         (separators + 1) * sizeof(rdma::GlobalAddress);
+  // The arrays follow the header unpadded.
+  static_assert(sizeof(CachedRoutes) % alignof(uint64_t) == 0);
+  return sizeof(CachedRoutes) + (2 * separators + 1) * sizeof(uint64_t);
 }
 
 CachedRoutes* CachedRoutes::Create(const CachedInternalNode& node) {
   const size_t count = node.children.size();
   if (count >= UINT32_MAX) throw std::length_error("a cached node with too many separators");
+  const auto packs = [](rdma::GlobalAddress child) {
+    return rdma::GlobalAddress::Unpack(child.Pack()) == child;
+  };
+  bool all_pack = packs(node.leftmost_child);
+  for (const auto& [separator, child] : node.children) all_pack = all_pack && packs(child);
+  if (!all_pack) {
+    throw std::invalid_argument(
+        "a cached node of memory server " + std::to_string(node.address.server) + " at offset " +
+        std::to_string(node.address.offset) + " has a child outside host memory");
+  }
   void* memory = ::operator new(AllocationBytes(count));
   auto* routes = new (memory) CachedRoutes();
   routes->address = node.address;
@@ -81,11 +88,11 @@ CachedRoutes* CachedRoutes::Create(const CachedInternalNode& node) {
   routes->high_fence = node.high_fence;
   routes->separator_count_ = static_cast<uint32_t>(count);
   auto* separators = const_cast<uint64_t*>(routes->SeparatorData());
-  auto* children = const_cast<rdma::GlobalAddress*>(routes->ChildData());
-  new (&children[0]) rdma::GlobalAddress(node.leftmost_child);
+  auto* children = const_cast<uint64_t*>(routes->ChildData());
+  children[0] = node.leftmost_child.Pack();
   for (size_t i = 0; i < count; ++i) {
     separators[i] = node.children[i].first;
-    new (&children[i + 1]) rdma::GlobalAddress(node.children[i].second);
+    children[i + 1] = node.children[i].second.Pack();
   }
   return routes;
 }

@@ -17,11 +17,16 @@ struct IndexCache::Entry {
 
 namespace {
 
+// Also: every child is a host address, as the store keeps them packed
+// (cached_node_store.h); tree nodes always are.
 bool WellFormed(const CachedInternalNode& node) {
-  if (node.low_fence >= node.high_fence) return false;
+  const auto packs = [](rdma::GlobalAddress child) {
+    return rdma::GlobalAddress::Unpack(child.Pack()) == child;
+  };
+  if (node.low_fence >= node.high_fence || !packs(node.leftmost_child)) return false;
   uint64_t previous = node.low_fence;
   for (const auto& [separator, child] : node.children) {
-    if (separator <= previous || separator >= node.high_fence) return false;
+    if (separator <= previous || separator >= node.high_fence || !packs(child)) return false;
     previous = separator;
   }
   return true;
@@ -76,7 +81,7 @@ std::optional<CacheRoute> IndexCache::FindLeaf(uint64_t key) {
   Touch(*span);
   hits_.fetch_add(1, std::memory_order_relaxed);
   const CachedRoutes& routes = *span->routes;
-  return CacheRoute{routes.children()[SlotFor(routes, key)], routes.address};
+  return CacheRoute{routes.child(SlotFor(routes, key)), routes.address};
 }
 
 IndexCache::LeafRange IndexCache::FindLeaves(uint64_t from, uint64_t to, size_t max_leaves) {
@@ -89,7 +94,7 @@ IndexCache::LeafRange IndexCache::FindLeaves(uint64_t from, uint64_t to, size_t 
   size_t slot = SlotFor(*span->routes, from);
   while (true) {
     const CachedRoutes& routes = *span->routes;
-    result.leaves.push_back(routes.children()[slot]);
+    result.leaves.push_back(routes.child(slot));
     result.covered_until = SlotHigh(routes, slot);
     if (result.covered_until >= to || result.leaves.size() >= max_leaves) break;
     if (++slot <= routes.separators().size()) continue;

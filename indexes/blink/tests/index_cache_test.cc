@@ -412,14 +412,28 @@ TEST(CachedRoutesTest, CreateLaysOutTheNodesRoutesInOneBlock) {
     EXPECT_EQ(routes->low_fence, 900u);
     EXPECT_EQ(routes->high_fence, 2000u);
     ASSERT_EQ(routes->separators().size(), separators);
-    ASSERT_EQ(routes->children().size(), separators + 1);
-    EXPECT_EQ(routes->children()[0], node.leftmost_child);
+    ASSERT_EQ(routes->child_count(), separators + 1);
+    EXPECT_EQ(routes->child(0), node.leftmost_child);
     for (size_t i = 0; i < separators; ++i) {
       EXPECT_EQ(routes->separators()[i], node.children[i].first);
-      EXPECT_EQ(routes->children()[i + 1], node.children[i].second);
+      EXPECT_EQ(routes->child(i + 1), node.children[i].second);
     }
     CachedRoutes::Destroy(routes);
   }
+}
+
+// Children are kept packed, so the store takes host addresses only, and a
+// cache does not take a node with another child (tree nodes never have one).
+TEST(CachedRoutesTest, ChildrenOutsideHostMemoryAreRefused) {
+  CachedInternalNode node = MakeNode(3, 900, 2000, {1000, 1100}, 40);
+  node.children[1].second = GlobalAddress::OnChip(0, 64);
+  EXPECT_THROW(CachedRoutes::Create(node), std::invalid_argument);
+  IndexCache cache(1 << 20, 1);
+  cache.Insert(node);
+  EXPECT_FALSE(cache.FindLeaf(1050).has_value());
+  node.children[1].second = LeafAt(41);
+  cache.Insert(node);
+  EXPECT_EQ(cache.FindLeaf(1150)->leaf, LeafAt(41));
 }
 
 // Caches that share a store hold one copy of identical nodes, and still
@@ -471,7 +485,7 @@ TEST(CachedNodeStoreTest, InternReturnsTheLiveCopyOfIdenticalContent) {
   changed.children.back().second = LeafAt(99);
   const std::shared_ptr<const CachedRoutes> changed1 = store.Intern(changed);
   EXPECT_NE(changed1, a1);
-  EXPECT_EQ(changed1->children().back(), LeafAt(99));
+  EXPECT_EQ(changed1->child(changed1->child_count() - 1), LeafAt(99));
   EXPECT_EQ(store.distinct_nodes(), 3u);
 
   // Once every holder of b let go, even as the last one interned, interning
@@ -481,7 +495,7 @@ TEST(CachedNodeStoreTest, InternReturnsTheLiveCopyOfIdenticalContent) {
   b_holder.reset();
   EXPECT_EQ(store.distinct_nodes(), 2u);
   const std::shared_ptr<const CachedRoutes> b2 = store.Intern(b);
-  EXPECT_EQ(b2->children().back(), b.children.back().second);
+  EXPECT_EQ(b2->child(b2->child_count() - 1), b.children.back().second);
   EXPECT_EQ(store.distinct_nodes(), 3u);
 }
 
