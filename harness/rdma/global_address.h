@@ -41,6 +41,7 @@ struct GlobalAddress {
   }
 
   // Only host addresses pack; see the file comment.
+  constexpr bool Packs() const { return space == MemorySpace::kHost && offset <= kMaxOffset; }
   constexpr uint64_t Pack() const { return (uint64_t{server} << kOffsetBits) | offset; }
   static constexpr GlobalAddress Unpack(uint64_t word) {
     return Host(static_cast<uint16_t>(word >> kOffsetBits), word & kMaxOffset);

@@ -71,11 +71,8 @@ size_t CachedRoutes::AllocationBytes(size_t separators) {
 CachedRoutes* CachedRoutes::Create(const CachedInternalNode& node) {
   const size_t count = node.children.size();
   if (count >= UINT32_MAX) throw std::length_error("a cached node with too many separators");
-  const auto packs = [](rdma::GlobalAddress child) {
-    return rdma::GlobalAddress::Unpack(child.Pack()) == child;
-  };
-  bool all_pack = packs(node.leftmost_child);
-  for (const auto& [separator, child] : node.children) all_pack = all_pack && packs(child);
+  bool all_pack = node.leftmost_child.Packs();
+  for (const auto& [separator, child] : node.children) all_pack = all_pack && child.Packs();
   if (!all_pack) {
     throw std::invalid_argument(
         "a cached node of memory server " + std::to_string(node.address.server) + " at offset " +

@@ -20,13 +20,10 @@ namespace {
 // Also: every child is a host address, as the store keeps them packed
 // (cached_node_store.h); tree nodes always are.
 bool WellFormed(const CachedInternalNode& node) {
-  const auto packs = [](rdma::GlobalAddress child) {
-    return rdma::GlobalAddress::Unpack(child.Pack()) == child;
-  };
-  if (node.low_fence >= node.high_fence || !packs(node.leftmost_child)) return false;
+  if (node.low_fence >= node.high_fence || !node.leftmost_child.Packs()) return false;
   uint64_t previous = node.low_fence;
   for (const auto& [separator, child] : node.children) {
-    if (separator <= previous || separator >= node.high_fence || !packs(child)) return false;
+    if (separator <= previous || separator >= node.high_fence || !child.Packs()) return false;
     previous = separator;
   }
   return true;

@@ -255,8 +255,12 @@ TEST(GlobalAddress, PackUnpackRoundTrips) {
       GlobalAddress::Host(0, 64), GlobalAddress::Host(7, 0x1234'5678'9ABCULL),
       GlobalAddress::Host(65535, GlobalAddress::kMaxOffset), GlobalAddress::Host(1, 0)};
   for (const GlobalAddress& address : addresses) {
+    EXPECT_TRUE(address.Packs()) << address.ToString();
     EXPECT_EQ(GlobalAddress::Unpack(address.Pack()), address) << address.ToString();
   }
+  // What would not come back whole does not pack.
+  EXPECT_FALSE(GlobalAddress::OnChip(0, 64).Packs());
+  EXPECT_FALSE(GlobalAddress::Host(1, GlobalAddress::kMaxOffset + 1).Packs());
   EXPECT_EQ(GlobalAddress::Host(7, 0x40).Pack(), (uint64_t{7} << 48) | 0x40);
   EXPECT_EQ(GlobalAddress::Unpack(0xFFFF'0000'0000'0001ULL), GlobalAddress::Host(65535, 1));
 }
