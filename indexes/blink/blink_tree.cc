@@ -125,41 +125,49 @@ void BLinkTree::ReadNode(rdma::Client& client, rdma::GlobalAddress address,
   format_.Decode(bytes.data(), &image);
 }
 
-std::shared_ptr<const NodeImage> BLinkTree::InternalNode(rdma::Client& client,
-                                                         rdma::GlobalAddress address,
-                                                         IndexOpStats& stats) {
+const NodeImage* BLinkTree::InternalNode(rdma::Client& client, rdma::GlobalAddress address,
+                                         IndexOpStats& stats,
+                                         std::shared_ptr<const NodeImage>* held) {
   ComputeServerState& state = StateOf(client);
   {
     std::shared_lock guard(state.top_mutex);
     auto cached = state.top_nodes.find(address.Pack());
-    if (cached != state.top_nodes.end()) return cached->second;
+    if (cached != state.top_nodes.end()) {
+      *held = cached->second;
+      return held->get();
+    }
   }
-  auto image = std::make_shared<NodeImage>();
-  ReadNode(client, address, ScratchOf(client).parent, *image, stats);
+  Scratch& scratch = ScratchOf(client);
+  NodeImage& image = scratch.internal;
+  ReadNode(client, address, scratch.parent, image, stats);
+  held->reset();
   std::unique_lock guard(state.top_mutex);
   // The root and the level below it are always cached (paper §4.2.3).
-  if (!image->free && image->level + 1 >= state.root_level && image->level > 0) {
-    state.top_nodes[address.Pack()] = image;
+  if (!image.free && image.level + 1 >= state.root_level && image.level > 0) {
+    *held = std::make_shared<const NodeImage>(image);
+    state.top_nodes[address.Pack()] = *held;
   }
-  if (address == state.root) state.root_level = image->level;
-  return image;
+  if (address == state.root) state.root_level = image.level;
+  return *held ? held->get() : &image;
 }
 
-CachedInternalNode BLinkTree::LevelOneCopy(rdma::GlobalAddress address, const NodeImage& image) {
-  CachedInternalNode cached;
-  cached.address = address;
-  cached.low_fence = image.low_fence;
-  cached.high_fence = image.high_fence;
-  cached.leftmost_child = image.leftmost;
-  cached.children.reserve(image.entries.size());
+void BLinkTree::LevelOneCopy(rdma::GlobalAddress address, const NodeImage& image,
+                             CachedInternalNode* copy) {
+  copy->address = address;
+  copy->low_fence = image.low_fence;
+  copy->high_fence = image.high_fence;
+  copy->leftmost_child = image.leftmost;
+  copy->children.clear();
+  copy->children.reserve(image.entries.size());
   for (const InternalEntry& entry : image.entries)
-    cached.children.emplace_back(entry.key, entry.child);
-  return cached;
+    copy->children.emplace_back(entry.key, entry.child);
 }
 
 void BLinkTree::CacheLevelOne(rdma::Client& client, rdma::GlobalAddress address,
                               const NodeImage& image) {
-  StateOf(client).cache.Insert(LevelOneCopy(address, image));
+  CachedInternalNode& copy = ScratchOf(client).level_one;
+  LevelOneCopy(address, image, &copy);
+  StateOf(client).cache.Insert(copy);
 }
 
 rdma::GlobalAddress BLinkTree::Descend(rdma::Client& client, uint64_t key, uint8_t level,
@@ -176,7 +184,8 @@ rdma::GlobalAddress BLinkTree::Descend(rdma::Client& client, uint64_t key, uint8
   }
   for (uint32_t attempt = 0; attempt < kMaxAttempts; ++attempt) {
     rdma::GlobalAddress address = RootAddress(client, attempt > 0);
-    std::shared_ptr<const NodeImage> node = InternalNode(client, address, stats);
+    std::shared_ptr<const NodeImage> held;
+    const NodeImage* node = InternalNode(client, address, stats, &held);
     if (node->level < level) return rdma::GlobalAddress::Null();  // the tree is not that tall yet
     rdma::GlobalAddress parent = rdma::GlobalAddress::Null();
     bool wrong_turn = false;
@@ -188,7 +197,7 @@ rdma::GlobalAddress BLinkTree::Descend(rdma::Client& client, uint64_t key, uint8
           ++stats.sibling_chases;
           if (!parent.IsNull()) DropTopLevelNode(client, parent);
           address = node->sibling;
-          node = InternalNode(client, address, stats);
+          node = InternalNode(client, address, stats, &held);
           continue;
         }
         wrong_turn = true;
@@ -204,7 +213,7 @@ rdma::GlobalAddress BLinkTree::Descend(rdma::Client& client, uint64_t key, uint8
       const uint8_t child_level = node->level - 1;
       parent = address;
       address = child;
-      node = InternalNode(client, address, stats);
+      node = InternalNode(client, address, stats, &held);
       wrong_turn = node->level != child_level;
     }
     ++stats.wrong_turns;

@@ -104,8 +104,13 @@ class BLinkTree final : public Index {
   size_t ReadLeaves(rdma::Client& client, std::span<const rdma::GlobalAddress> leaves,
                     std::vector<std::vector<uint8_t>>& buffers, std::vector<NodeImage>& images,
                     IndexOpStats& stats);
-  std::shared_ptr<const NodeImage> InternalNode(rdma::Client& client, rdma::GlobalAddress address,
-                                                IndexOpStats& stats);
+  // The internal node at `address`: the compute server's shared copy when it
+  // keeps the top levels' (then *held keeps it alive), else the client's
+  // scratch image, which its next InternalNode call overwrites. Most reads
+  // below the top levels are used once, so they are decoded without an
+  // allocation.
+  const NodeImage* InternalNode(rdma::Client& client, rdma::GlobalAddress address,
+                                IndexOpStats& stats, std::shared_ptr<const NodeImage>* held);
   // The address of the node at `level` whose range should hold `key`, by the
   // cache and the top levels when they know, else by reading down from the
   // root. *via is the cached level-1 node that routed a leaf, if any.
@@ -114,8 +119,10 @@ class BLinkTree final : public Index {
   void ForgetTopLevels(rdma::Client& client);
   void DropTopLevelNode(rdma::Client& client, rdma::GlobalAddress address);
   void CacheLevelOne(rdma::Client& client, rdma::GlobalAddress address, const NodeImage& image);
-  // What the index cache keeps of the level-1 node `image` at `address`.
-  static CachedInternalNode LevelOneCopy(rdma::GlobalAddress address, const NodeImage& image);
+  // What the index cache keeps of the level-1 node `image` at `address`, in
+  // *copy (whose buffers it reuses).
+  static void LevelOneCopy(rdma::GlobalAddress address, const NodeImage& image,
+                           CachedInternalNode* copy);
   // index.cache_prewarm: gives every compute server's cache the level-1
   // nodes of the tree just bulkloaded as `image`, in key order until a
   // cache is full. Set-up path, before any client runs.

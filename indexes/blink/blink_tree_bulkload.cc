@@ -79,9 +79,9 @@ void BLinkTree::PrewarmCaches(const BulkloadImage& image) {
   // The copies lookups would cache after reading each parent of leaves,
   // made from the shape instead of the bytes, which stay unbuilt.
   std::vector<bool> full(compute_servers_.size(), false);
+  CachedInternalNode node;
   for (uint64_t parent = 0; parent < image.nodes(1); ++parent) {
-    const CachedInternalNode node =
-        LevelOneCopy(image.NodeAddress(1, parent), image.Internal(1, parent));
+    LevelOneCopy(image.NodeAddress(1, parent), image.Internal(1, parent), &node);
     const uint64_t bytes = IndexCache::EntryBytes(node);
     bool any = false;
     for (size_t server = 0; server < compute_servers_.size(); ++server) {

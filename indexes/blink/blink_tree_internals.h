@@ -39,6 +39,8 @@ struct BLinkTree::Scratch {
   std::vector<uint8_t> parent;
   NodeImage image;
   NodeImage sibling_image;
+  NodeImage internal;            // InternalNode's, below the top levels
+  CachedInternalNode level_one;  // CacheLevelOne's copy for the index cache
   std::vector<LeafSlot> sorted;
 };
 
