@@ -111,14 +111,15 @@ CachedNodeStore::~CachedNodeStore() {
 
 std::shared_ptr<const CachedRoutes> CachedNodeStore::Intern(const CachedInternalNode& node) {
   // Candidates locked but not taken are released after the lock: dropping the
-  // last holder of one runs Forget(), which takes the lock.
+  // last holder of one runs Forget(), which takes the lock. The last node
+  // interned is a candidate at almost every call, so it has a place of its
+  // own; the vector, for live nodes of the same hash, rarely allocates.
+  std::shared_ptr<const CachedRoutes> last;
   std::vector<std::shared_ptr<const CachedRoutes>> passed_over;
   {
     std::lock_guard lock(mutex_);
-    if (std::shared_ptr<const CachedRoutes> last = last_interned_.lock(); last != nullptr) {
-      if (SameContent(*last, node)) return last;
-      passed_over.push_back(std::move(last));
-    }
+    last = last_interned_.lock();
+    if (last != nullptr && SameContent(*last, node)) return last;
   }
   const uint64_t hash = hasher_(node);
   {
