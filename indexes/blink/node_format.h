@@ -127,6 +127,7 @@ class NodeFormat {
   // leaf slot; the CRC or the versions.
   void EncodeHeader(const NodeImage& image, size_t count, uint8_t* node) const;
   void EncodeLeafSlot(const LeafSlot& slot, uint32_t index, uint8_t* node) const;
+  void ReadSlot(const uint8_t* node, uint32_t index, LeafSlot* slot) const;
   void Seal(uint8_t version, uint8_t* node) const;
   void ReadLogical(const uint8_t* node, uint32_t logical, void* out, uint32_t length) const;
   void WriteLogical(uint8_t* node, uint32_t logical, const void* in, uint32_t length) const;
