@@ -65,15 +65,11 @@ class MemoryRegion {
   void Read(uint64_t offset, void* destination, uint32_t length, SimTime start, SimTime end,
             DmaOrder order, Random& random);
 
-  // Hints, for speed alone, that a READ of [offset, offset + length) will
-  // be resolved later: PrepareRead when it is scheduled, PrefetchRead shortly
-  // before it is resolved (paged_bytes.h says why two steps).
+  // Hints, for speed alone, that a READ at `offset` will be resolved later;
+  // called when it is scheduled.
   void PrepareRead(uint64_t offset) const {
     bytes_.PrefetchTableEntry(offset);
     deferred_.PrefetchGranule(offset);
-  }
-  void PrefetchRead(uint64_t offset, uint32_t length) const {
-    bytes_.PrefetchBytes(offset, length);
   }
 
   // READs that saw part of a write and not the rest.

@@ -142,21 +142,6 @@ void SimCluster::ExecuteRead(SimClient& client, uint16_t group, uint32_t index) 
             profile_.dma_read_order, random_);
 }
 
-void SimCluster::PrefetchFor(const Event& event) {
-  const auto prefetch = [this](SimClient& client, uint16_t group, uint32_t index) {
-    const WorkRequest& request = client.BatchOf(group).requests[index];
-    memory(request.remote.server, request.remote.space)
-        .PrefetchRead(request.remote.offset, request.length);
-  };
-  if (event.kind == EventKind::kExecuteRead) {
-    prefetch(*event.client, event.group, event.argument);
-  } else if (event.kind == EventKind::kResume) {
-    for (const SimClient::ReadAtResume read : event.client->reads_at_resume_) {
-      prefetch(*event.client, read.group, read.request);
-    }
-  }
-}
-
 SimRunStats SimCluster::Run(const ClientBody& body) {
   const auto wall_start = std::chrono::steady_clock::now();
   const SimTime sim_start = now_;
@@ -179,7 +164,6 @@ SimRunStats SimCluster::Run(const ClientBody& body) {
                         std::to_string(options_.time_limit_seconds) +
                         " s (does every client finish?)");
       }
-      if (!events_.Empty()) PrefetchFor(events_.Top());
       Dispatch(event);
     }
   } catch (...) {

@@ -93,10 +93,6 @@ class SimCluster final : public Cluster {
   void Dispatch(const Event& event);
   // Resolves READ `index` of `client`'s batch `group` (its DMA has ended).
   void ExecuteRead(SimClient& client, uint16_t group, uint32_t index);
-  // Called while the event before `event` is dispatched, so that the memory
-  // it will touch is on its way: a READ's bytes are a miss to DRAM in a
-  // large run, and one event's work is time enough to fetch them.
-  void PrefetchFor(const Event& event);
 
   Topology topology_;
   NicProfile profile_;
