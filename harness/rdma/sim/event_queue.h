@@ -54,6 +54,8 @@ class EventQueue {
     heap_[hole] = event;
   }
   bool Empty() const { return heap_.empty(); }
+  // The earliest event, which Pop returns next; the queue must not be empty.
+  const Event& Top() const { return heap_.front(); }
   // The earliest event; the queue must not be empty.
   Event Pop() {
     const Event top = heap_.front();

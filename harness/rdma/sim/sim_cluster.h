@@ -93,6 +93,11 @@ class SimCluster final : public Cluster {
   void Dispatch(const Event& event);
   // Resolves READ `index` of `client`'s batch `group` (its DMA has ended).
   void ExecuteRead(SimClient& client, uint16_t group, uint32_t index);
+  // Called while the event before the client's is dispatched: a client's
+  // object (one of 176 in the paper's topology) has left the CPU's caches by
+  // its turn, and one event's work is time enough to fetch it. Null (a NIC's
+  // event) does nothing.
+  static void PrefetchClient(const SimClient* client);
 
   Topology topology_;
   NicProfile profile_;
