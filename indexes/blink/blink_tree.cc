@@ -113,6 +113,12 @@ void BLinkTree::EncodeNode(rdma::Client& client, const NodeImage& image, uint8_t
 
 void BLinkTree::ReadNode(rdma::Client& client, rdma::GlobalAddress address,
                          std::vector<uint8_t>& bytes, NodeImage& image, IndexOpStats& stats) {
+  ReadConsistent(client, address, bytes, stats);
+  format_.Decode(bytes.data(), &image);
+}
+
+void BLinkTree::ReadConsistent(rdma::Client& client, rdma::GlobalAddress address,
+                               std::vector<uint8_t>& bytes, IndexOpStats& stats) {
   for (uint32_t attempt = 0;; ++attempt) {
     if (attempt == kMaxAttempts) {
       throw std::runtime_error("node " + address.ToString() + " never passed its " +
@@ -122,33 +128,41 @@ void BLinkTree::ReadNode(rdma::Client& client, rdma::GlobalAddress address,
     if (NodeConsistent(client, bytes.data())) break;
     ++stats.read_retries;
   }
-  format_.Decode(bytes.data(), &image);
 }
 
-const NodeImage* BLinkTree::InternalNode(rdma::Client& client, rdma::GlobalAddress address,
-                                         IndexOpStats& stats,
-                                         std::shared_ptr<const NodeImage>* held) {
+BLinkTree::WalkedNode BLinkTree::InternalNode(rdma::Client& client, rdma::GlobalAddress address,
+                                              IndexOpStats& stats,
+                                              std::shared_ptr<const NodeImage>* held) {
   ComputeServerState& state = StateOf(client);
   {
     std::shared_lock guard(state.top_mutex);
     auto cached = state.top_nodes.find(address.Pack());
     if (cached != state.top_nodes.end()) {
       *held = cached->second;
-      return held->get();
+      return {held->get(), nullptr};
     }
   }
   Scratch& scratch = ScratchOf(client);
   NodeImage& image = scratch.internal;
-  ReadNode(client, address, scratch.parent, image, stats);
+  ReadConsistent(client, address, scratch.parent, stats);
+  format_.DecodeHeader(scratch.parent.data(), &image);
   held->reset();
   std::unique_lock guard(state.top_mutex);
   // The root and the level below it are always cached (paper §4.2.3).
-  if (!image.free && image.level + 1 >= state.root_level && image.level > 0) {
+  const bool top = !image.free && image.level + 1 >= state.root_level && image.level > 0;
+  if (address == state.root) state.root_level = image.level;
+  if (!top && image.level > 1) {
+    image.entries.clear();  // none decoded: InternalChildFor reads them
+    image.slots.clear();
+    return {&image, scratch.parent.data()};
+  }
+  format_.Decode(scratch.parent.data(), &image);
+  if (top) {
     *held = std::make_shared<const NodeImage>(image);
     state.top_nodes[address.Pack()] = *held;
+    return {held->get(), nullptr};
   }
-  if (address == state.root) state.root_level = image.level;
-  return *held ? held->get() : &image;
+  return {&image, nullptr};
 }
 
 void BLinkTree::LevelOneCopy(rdma::GlobalAddress address, const NodeImage& image,
@@ -185,7 +199,8 @@ rdma::GlobalAddress BLinkTree::Descend(rdma::Client& client, uint64_t key, uint8
   for (uint32_t attempt = 0; attempt < kMaxAttempts; ++attempt) {
     rdma::GlobalAddress address = RootAddress(client, attempt > 0);
     std::shared_ptr<const NodeImage> held;
-    const NodeImage* node = InternalNode(client, address, stats, &held);
+    WalkedNode walked = InternalNode(client, address, stats, &held);
+    const NodeImage* node = walked.image;
     if (node->level < level) return rdma::GlobalAddress::Null();  // the tree is not that tall yet
     rdma::GlobalAddress parent = rdma::GlobalAddress::Null();
     bool wrong_turn = false;
@@ -197,14 +212,15 @@ rdma::GlobalAddress BLinkTree::Descend(rdma::Client& client, uint64_t key, uint8
           ++stats.sibling_chases;
           if (!parent.IsNull()) DropTopLevelNode(client, parent);
           address = node->sibling;
-          node = InternalNode(client, address, stats, &held);
+          walked = InternalNode(client, address, stats, &held);
+          node = walked.image;
           continue;
         }
         wrong_turn = true;
         break;
       }
       if (node->level == level) return address;
-      const rdma::GlobalAddress child = node->ChildFor(key);
+      const rdma::GlobalAddress child = walked.ChildFor(format_, key);
       if (node->level == 1) {
         CacheLevelOne(client, address, *node);
         *via = address;
@@ -213,7 +229,8 @@ rdma::GlobalAddress BLinkTree::Descend(rdma::Client& client, uint64_t key, uint8
       const uint8_t child_level = node->level - 1;
       parent = address;
       address = child;
-      node = InternalNode(client, address, stats, &held);
+      walked = InternalNode(client, address, stats, &held);
+      node = walked.image;
       wrong_turn = node->level != child_level;
     }
     ++stats.wrong_turns;

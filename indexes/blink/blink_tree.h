@@ -92,6 +92,9 @@ class BLinkTree final : public Index {
   // Reads a node until it passes its node-level check, and decodes it.
   void ReadNode(rdma::Client& client, rdma::GlobalAddress address, std::vector<uint8_t>& bytes,
                 NodeImage& image, IndexOpStats& stats);
+  // ReadNode without the decoding.
+  void ReadConsistent(rdma::Client& client, rdma::GlobalAddress address,
+                      std::vector<uint8_t>& bytes, IndexOpStats& stats);
   // Speculative lookup's fast path: whether the line `key`'s hint names
   // still holds the key (its value then in *value). False when there is no
   // hint or the line holds something else; the caller takes the regular path.
@@ -104,13 +107,24 @@ class BLinkTree final : public Index {
   size_t ReadLeaves(rdma::Client& client, std::span<const rdma::GlobalAddress> leaves,
                     std::vector<std::vector<uint8_t>>& buffers, std::vector<NodeImage>& images,
                     IndexOpStats& stats);
+  // An internal node as Descend walks it. `image` holds its header, and its
+  // entries unless `bytes` is set: then its child for a key is read from
+  // `bytes` (NodeFormat::InternalChildFor).
+  struct WalkedNode {
+    const NodeImage* image;
+    const uint8_t* bytes;
+    rdma::GlobalAddress ChildFor(const NodeFormat& format, uint64_t key) const {
+      return bytes != nullptr ? format.InternalChildFor(bytes, key) : image->ChildFor(key);
+    }
+  };
   // The internal node at `address`: the compute server's shared copy when it
   // keeps the top levels' (then *held keeps it alive), else the client's
-  // scratch image, which its next InternalNode call overwrites. Most reads
-  // below the top levels are used once, so they are decoded without an
-  // allocation.
-  const NodeImage* InternalNode(rdma::Client& client, rdma::GlobalAddress address,
-                                IndexOpStats& stats, std::shared_ptr<const NodeImage>* held);
+  // scratch, which its next InternalNode call overwrites. Below the top
+  // levels a node is used once, for one child, so it is decoded without an
+  // allocation, and above level 1 (the level the index cache copies) only
+  // its header is.
+  WalkedNode InternalNode(rdma::Client& client, rdma::GlobalAddress address, IndexOpStats& stats,
+                          std::shared_ptr<const NodeImage>* held);
   // The address of the node at `level` whose range should hold `key`, by the
   // cache and the top levels when they know, else by reading down from the
   // root. *via is the cached level-1 node that routed a leaf, if any.

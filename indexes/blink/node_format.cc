@@ -245,6 +245,31 @@ void NodeFormat::Decode(const uint8_t* node, NodeImage* image) const {
   for (uint32_t i = 0; i < slots; ++i) ReadSlot(node, i, &image->slots[i]);
 }
 
+rdma::GlobalAddress NodeFormat::InternalChildFor(const uint8_t* node, uint64_t key) const {
+  // As Decode reads the entries, and NodeImage::ChildFor picks among them:
+  // the child after the last separator at or below `key`, else the leftmost.
+  const uint32_t count =
+      std::min<uint32_t>(Count(node), static_cast<uint32_t>(internal_offsets_.size()));
+  uint32_t low = 0, high = count;
+  while (low < high) {
+    const uint32_t middle = (low + high) / 2;
+    uint64_t separator = 0;
+    ReadLogical(node, internal_offsets_[middle], &separator, 8);
+    if (key < separator) {
+      high = middle;
+    } else {
+      low = middle + 1;
+    }
+  }
+  uint64_t word = 0;
+  if (low == 0) {
+    ReadLogical(node, kLeftmostOffset, &word, 8);
+  } else {
+    ReadLogical(node, internal_offsets_[low - 1] + key_bytes_, &word, 8);
+  }
+  return rdma::GlobalAddress::Unpack(word);
+}
+
 int NodeFormat::FindLeafSlot(const uint8_t* node, uint64_t key, LeafSlot* slot) const {
   const uint32_t key_at = consistency_ == Consistency::kTwoLevel ? 1 : 0;
   auto key_of = [&](uint32_t index) {

@@ -93,6 +93,10 @@ class NodeFormat {
   void Decode(const uint8_t* node, NodeImage* image) const;
   // Only the header fields (no entries): what a lookup needs besides its slot.
   void DecodeHeader(const uint8_t* node, NodeImage* image) const;
+  // What the decoded internal node's ChildFor(key) returns, read from the
+  // bytes: a binary search over the separators, without decoding the
+  // entries. `node` passed NodeConsistent and is an internal node.
+  rdma::GlobalAddress InternalChildFor(const uint8_t* node, uint64_t key) const;
   // The slot of a leaf holding `key` (binary search in sorted leaves, a scan
   // of the keys in unsorted ones), decoded into *slot; -1 if absent.
   int FindLeafSlot(const uint8_t* node, uint64_t key, LeafSlot* slot) const;

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <vector>
 
 #include "indexes/blink/tests/tree_test_support.h"
@@ -126,6 +127,43 @@ TEST(NodeFormat, InternalRoundTripsAndRoutes) {
     EXPECT_EQ(decoded.ChildFor(109), node.leftmost);
     EXPECT_EQ(decoded.ChildFor(110), node.entries[0].child);
     EXPECT_EQ(decoded.ChildFor(kInfinity - 1), node.entries[4].child);
+  }
+}
+
+TEST(NodeFormat, InternalChildForReadsWhatDecodeRoutes) {
+  std::mt19937_64 random(7);
+  for (Consistency scheme : testing::kAllSchemes) {
+    for (uint32_t key_bytes : {8u, 16u}) {
+      const NodeFormat format(WithScheme(scheme, key_bytes));
+      std::vector<uint8_t> bytes(format.node_bytes());
+      // From a node of the leftmost child alone to a full one.
+      for (uint32_t count : {0u, 1u, 2u, 7u, format.internal_capacity()}) {
+        NodeImage node;
+        node.level = 2;
+        node.low_fence = 1000;
+        node.high_fence = 1000 + 1000 * (count + 1);
+        node.leftmost = rdma::GlobalAddress::Host(0, 1 << 20);
+        for (uint64_t i = 1; i <= count; ++i) {
+          node.entries.push_back(
+              {1000 + i * 1000, rdma::GlobalAddress::Host(i % 3, (i + 1) << 20)});
+        }
+        format.Encode(node, bytes.data());
+        NodeImage decoded;
+        format.Decode(bytes.data(), &decoded);
+        std::vector<uint64_t> keys = {node.low_fence, node.high_fence - 1};
+        for (const InternalEntry& entry : node.entries) {
+          keys.insert(keys.end(), {entry.key - 1, entry.key, entry.key + 1});
+        }
+        for (int draw = 0; draw < 64; ++draw) {
+          keys.push_back(node.low_fence + random() % (node.high_fence - node.low_fence));
+        }
+        for (uint64_t key : keys) {
+          EXPECT_EQ(format.InternalChildFor(bytes.data(), key), decoded.ChildFor(key))
+              << ConsistencyName(scheme) << " key_bytes " << key_bytes << " count " << count
+              << " key " << key;
+        }
+      }
+    }
   }
 }
 
