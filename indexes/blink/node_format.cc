@@ -223,22 +223,38 @@ uint32_t NodeFormat::SlotLineOffset(uint32_t index) const {
   return Physical(leaf_offsets_[index]) / kLineBytes * kLineBytes;
 }
 
+// An internal node's entries, as Decode and InternalChildFor both read them.
+[[gnu::always_inline]] inline uint32_t NodeFormat::InternalCount(const uint8_t* node) const {
+  return std::min<uint32_t>(Count(node), static_cast<uint32_t>(internal_offsets_.size()));
+}
+
+[[gnu::always_inline]] inline uint64_t NodeFormat::SeparatorAt(const uint8_t* node,
+                                                               uint32_t index) const {
+  uint64_t separator = 0;
+  ReadLogical(node, internal_offsets_[index], &separator, 8);
+  return separator;
+}
+
+[[gnu::always_inline]] inline rdma::GlobalAddress NodeFormat::InternalChildAt(
+    const uint8_t* node, uint32_t index) const {
+  uint64_t word = 0;
+  ReadLogical(node, internal_offsets_[index] + key_bytes_, &word, 8);
+  return rdma::GlobalAddress::Unpack(word);
+}
+
 void NodeFormat::Decode(const uint8_t* node, NodeImage* image) const {
   DecodeHeader(node, image);
-  uint16_t count = Count(node);
   image->slots.clear();
   image->entries.clear();
   if (image->level > 0) {
-    count = std::min<uint16_t>(count, static_cast<uint16_t>(internal_offsets_.size()));
+    const uint32_t count = InternalCount(node);
     image->entries.resize(count);
-    uint64_t word = 0;
     for (uint32_t i = 0; i < count; ++i) {
-      ReadLogical(node, internal_offsets_[i], &image->entries[i].key, 8);
-      ReadLogical(node, internal_offsets_[i] + key_bytes_, &word, 8);
-      image->entries[i].child = rdma::GlobalAddress::Unpack(word);
+      image->entries[i] = {SeparatorAt(node, i), InternalChildAt(node, i)};
     }
     return;
   }
+  const uint16_t count = Count(node);
   const uint32_t slots =
       unsorted_leaves() ? leaf_capacity() : std::min<uint32_t>(count, leaf_capacity());
   image->slots.resize(slots);
@@ -248,26 +264,19 @@ void NodeFormat::Decode(const uint8_t* node, NodeImage* image) const {
 rdma::GlobalAddress NodeFormat::InternalChildFor(const uint8_t* node, uint64_t key) const {
   // As Decode reads the entries, and NodeImage::ChildFor picks among them:
   // the child after the last separator at or below `key`, else the leftmost.
-  const uint32_t count =
-      std::min<uint32_t>(Count(node), static_cast<uint32_t>(internal_offsets_.size()));
-  uint32_t low = 0, high = count;
+  uint32_t low = 0, high = InternalCount(node);
   while (low < high) {
     const uint32_t middle = (low + high) / 2;
-    uint64_t separator = 0;
-    ReadLogical(node, internal_offsets_[middle], &separator, 8);
-    if (key < separator) {
+    if (key < SeparatorAt(node, middle)) {
       high = middle;
     } else {
       low = middle + 1;
     }
   }
-  uint64_t word = 0;
-  if (low == 0) {
-    ReadLogical(node, kLeftmostOffset, &word, 8);
-  } else {
-    ReadLogical(node, internal_offsets_[low - 1] + key_bytes_, &word, 8);
-  }
-  return rdma::GlobalAddress::Unpack(word);
+  if (low > 0) return InternalChildAt(node, low - 1);
+  uint64_t leftmost = 0;
+  ReadLogical(node, kLeftmostOffset, &leftmost, 8);
+  return rdma::GlobalAddress::Unpack(leftmost);
 }
 
 int NodeFormat::FindLeafSlot(const uint8_t* node, uint64_t key, LeafSlot* slot) const {

@@ -132,6 +132,9 @@ class NodeFormat {
   void EncodeHeader(const NodeImage& image, size_t count, uint8_t* node) const;
   void EncodeLeafSlot(const LeafSlot& slot, uint32_t index, uint8_t* node) const;
   void ReadSlot(const uint8_t* node, uint32_t index, LeafSlot* slot) const;
+  uint32_t InternalCount(const uint8_t* node) const;
+  uint64_t SeparatorAt(const uint8_t* node, uint32_t index) const;
+  rdma::GlobalAddress InternalChildAt(const uint8_t* node, uint32_t index) const;
   void Seal(uint8_t version, uint8_t* node) const;
   void ReadLogical(const uint8_t* node, uint32_t logical, void* out, uint32_t length) const;
   void WriteLogical(uint8_t* node, uint32_t logical, const void* in, uint32_t length) const;
