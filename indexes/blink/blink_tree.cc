@@ -144,25 +144,33 @@ BLinkTree::WalkedNode BLinkTree::InternalNode(rdma::Client& client, rdma::Global
   }
   Scratch& scratch = ScratchOf(client);
   NodeImage& image = scratch.internal;
+  const uint8_t* bytes = scratch.parent.data();
   ReadConsistent(client, address, scratch.parent, stats);
-  format_.DecodeHeader(scratch.parent.data(), &image);
+  // Level 1 is what the index cache copies (and a leaf here is a wrong turn);
+  // above it, the entries are decoded only for the top levels' copy.
+  bool decoded = false;
+  format_.DecodeHeader(bytes, &image);
+  if (image.level <= 1) {
+    format_.Decode(bytes, &image);
+    decoded = true;
+  }
   held->reset();
-  std::unique_lock guard(state.top_mutex);
-  // The root and the level below it are always cached (paper §4.2.3).
-  const bool top = !image.free && image.level + 1 >= state.root_level && image.level > 0;
-  if (address == state.root) state.root_level = image.level;
-  if (!top && image.level > 1) {
-    image.entries.clear();  // none decoded: InternalChildFor reads them
-    image.slots.clear();
-    return {&image, scratch.parent.data()};
+  {
+    std::unique_lock guard(state.top_mutex);
+    // The root and the level below it are always cached (paper §4.2.3).
+    if (!image.free && image.level + 1 >= state.root_level && image.level > 0) {
+      // Once per node until it is dropped, so decoding under the lock is rare.
+      if (!decoded) format_.Decode(bytes, &image);
+      *held = std::make_shared<const NodeImage>(image);
+      state.top_nodes[address.Pack()] = *held;
+    }
+    if (address == state.root) state.root_level = image.level;
   }
-  format_.Decode(scratch.parent.data(), &image);
-  if (top) {
-    *held = std::make_shared<const NodeImage>(image);
-    state.top_nodes[address.Pack()] = *held;
-    return {held->get(), nullptr};
-  }
-  return {&image, nullptr};
+  if (*held) return {held->get(), nullptr};
+  if (decoded) return {&image, nullptr};
+  image.entries.clear();  // none decoded: InternalChildFor reads them
+  image.slots.clear();
+  return {&image, bytes};
 }
 
 void BLinkTree::LevelOneCopy(rdma::GlobalAddress address, const NodeImage& image,
