@@ -29,21 +29,24 @@ class SerialResource {
     // with no search. Intervals that ended before now are dropped only now
     // and then; until they are, they sit before every arrival (>= now), so no
     // search or gap ever involves them.
-    if (busy_intervals_.empty() || arrival >= busy_intervals_.back().second) {
+    if (busy_intervals_.empty() || arrival >= last_end_) {
       const SimTime end = arrival + service;
       if (service == 0) return end;
-      if (!busy_intervals_.empty() && busy_intervals_.back().second == arrival) {
+      if (!busy_intervals_.empty() && last_end_ == arrival) {
         busy_intervals_.back().second = end;
       } else {
         if (busy_intervals_.size() - head_ >= kCompactAbove) DropEnded(now);
         busy_intervals_.push_back({arrival, end});
       }
+      last_end_ = end;
       return end;
     }
     // The last interval is still busy at `arrival` (>= now), so it survives
     // DropEnded. Intervals are disjoint and sorted, so their ends are too:
     // find the first one still busy at `arrival`, then the first gap that fits.
-    DropEnded(now);
+    // Ended intervals left before it change no answer (see DropEnded), so they
+    // are dropped only when many have piled up.
+    if (busy_intervals_.size() - head_ >= kCompactAbove) DropEnded(now);
     SimTime start = arrival;
     size_t at = FirstBusyAt(arrival);
     for (; at < busy_intervals_.size(); ++at) {
@@ -68,6 +71,7 @@ class SerialResource {
     } else {
       busy_intervals_.insert(busy_intervals_.begin() + at, {start, end});
     }
+    last_end_ = busy_intervals_.back().second;
     return end;
   }
 
@@ -97,7 +101,11 @@ class SerialResource {
   }
 
   // Moves head_ past the intervals that ended by `now`; erases them once they
-  // are most of the vector.
+  // are most of the vector. Intervals that ended by `now` may also stay past
+  // head_ for a while: every arrival is at or after now, so no search stops in
+  // them and no gap before one is ever taken; and one that touches a new
+  // interval's start (possible only when the new work starts at now) merges
+  // with it into an interval busy at exactly the same instants from now on.
   void DropEnded(SimTime now) {
     // (A local index: the vector's stores could alias head_, which would keep
     // it in memory through the loop.)
@@ -112,6 +120,9 @@ class SerialResource {
 
   std::vector<std::pair<SimTime, SimTime>> busy_intervals_;  // sorted, disjoint
   size_t head_ = 0;                                          // intervals before it have ended
+  // busy_intervals_.back().second when not empty: the common case, work after
+  // everything reserved, is decided without loading the intervals.
+  SimTime last_end_ = 0;
 };
 
 }  // namespace dmbench::rdma::sim
