@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <shared_mutex>
 #include <span>
 #include <unordered_map>
@@ -146,8 +147,16 @@ class BLinkTree final : public Index {
   enum class Mutation { kUpsert, kDelete };
   bool WriteLeaf(rdma::Client& client, uint64_t key, uint64_t value, Mutation mutation,
                  IndexOpStats& stats);
+  // Writes `key`'s entry of the locked unsorted leaf in the scratch buffers
+  // in place, as one entry WRITE, and unlocks; whether the write found what
+  // it changes (as WriteLeaf returns it). Nothing when the leaf must split:
+  // the caller then decodes the whole leaf and splits it, still locked.
+  std::optional<bool> WriteEntryAndRelease(rdma::Client& client, rdma::GlobalAddress address,
+                                           const LockGrant& grant, uint64_t key, uint64_t value,
+                                           Mutation mutation, IndexOpStats& stats);
   // Locks the node at `level` covering `key` starting from `address`, moving
-  // right under locks; returns it read and decoded in the scratch buffers.
+  // right under locks; returns it read in the scratch buffer, with only its
+  // header decoded into the scratch image.
   LockGrant LockCovering(rdma::Client& client, rdma::GlobalAddress& address, uint64_t key,
                          uint8_t level, IndexOpStats& stats, bool* wrong_node);
   void InsertInternal(rdma::Client& client, uint64_t separator, rdma::GlobalAddress left,

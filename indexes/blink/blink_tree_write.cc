@@ -41,7 +41,8 @@ LockGrant BLinkTree::LockCovering(rdma::Client& client, rdma::GlobalAddress& add
   Scratch& scratch = ScratchOf(client);
   for (uint32_t hop = 0; hop < kMaxAttempts; ++hop) {
     LockGrant grant = locker_->Acquire(client, address, stats);
-    ReadNode(client, address, scratch.node, scratch.image, stats);
+    ReadConsistent(client, address, scratch.node, stats);
+    format_.DecodeHeader(scratch.node.data(), &scratch.image);
     const NodeImage& node = scratch.image;
     *wrong_node = node.free || node.level != level || key < node.low_fence;
     if (*wrong_node || key < node.high_fence) return grant;
@@ -72,7 +73,13 @@ bool BLinkTree::WriteLeaf(rdma::Client& client, uint64_t key, uint64_t value, Mu
       ForgetTopLevels(client);
       continue;
     }
+    if (format_.unsorted_leaves() && format_.entry_writes()) {
+      const std::optional<bool> written =
+          WriteEntryAndRelease(client, address, grant, key, value, mutation, stats);
+      if (written) return *written;
+    }
     NodeImage& leaf = scratch.image;
+    format_.Decode(scratch.node.data(), &leaf);
     std::vector<LeafSlot>& slots = leaf.slots;
 
     // Where the key is, or where it would go.
@@ -107,22 +114,13 @@ bool BLinkTree::WriteLeaf(rdma::Client& client, uint64_t key, uint64_t value, Mu
       return true;
     }
 
-    // One WRITE: the entry, or the whole leaf.
-    std::optional<rdma::WorkRequest> write;
+    // One WRITE of the whole leaf (entry writes were taken above).
     if (format_.unsorted_leaves()) {
       const size_t target = found ? slot : empty;
       slots[target] =
           mutation == Mutation::kDelete
               ? LeafSlot{kNullKey, 0, slots[target].front_version, slots[target].rear_version}
               : LeafSlot{key, value, slots[target].front_version, slots[target].rear_version};
-      if (format_.entry_writes()) {
-        const auto [offset, length] =
-            format_.EncodeSlot(leaf, static_cast<uint32_t>(target), scratch.node.data());
-        write = rdma::WorkRequest{.verb = rdma::Verb::kWrite,
-                                  .remote = address + offset,
-                                  .local = scratch.node.data() + offset,
-                                  .length = length};
-      }
     } else if (mutation == Mutation::kDelete) {
       slots.erase(slots.begin() + slot);
     } else if (found) {
@@ -130,16 +128,44 @@ bool BLinkTree::WriteLeaf(rdma::Client& client, uint64_t key, uint64_t value, Mu
     } else {
       slots.insert(slots.begin() + empty, LeafSlot{key, value});
     }
-    if (!write) {
-      leaf.version = format_.NextVersion(leaf.version);
-      EncodeNode(client, leaf, scratch.node.data());
-      write = WholeNodeWrite(address, scratch.node, format_.lock_bytes());
-    }
-    stats.write_back_bytes += write->length;
-    locker_->WriteBackAndRelease(client, grant, std::span(&*write, 1), stats);
+    leaf.version = format_.NextVersion(leaf.version);
+    EncodeNode(client, leaf, scratch.node.data());
+    rdma::WorkRequest write = WholeNodeWrite(address, scratch.node, format_.lock_bytes());
+    stats.write_back_bytes += write.length;
+    locker_->WriteBackAndRelease(client, grant, std::span(&write, 1), stats);
     return mutation == Mutation::kUpsert || found;
   }
   throw std::runtime_error("write of key " + std::to_string(key) + " did not converge");
+}
+
+std::optional<bool> BLinkTree::WriteEntryAndRelease(rdma::Client& client,
+                                                    rdma::GlobalAddress address,
+                                                    const LockGrant& grant, uint64_t key,
+                                                    uint64_t value, Mutation mutation,
+                                                    IndexOpStats& stats) {
+  // A write reads only the keys, and the one slot it changes: a leaf's other
+  // slots were most of a write-intensive simulation's decoding.
+  uint8_t* bytes = ScratchOf(client).node.data();
+  const auto [holding, first_empty] = format_.ScanUnsortedLeaf(bytes, key);
+  const bool found = holding != format_.leaf_capacity();
+  if (mutation == Mutation::kDelete && !found) {
+    locker_->WriteBackAndRelease(client, grant, {}, stats);
+    return false;
+  }
+  if (!found && first_empty == format_.leaf_capacity()) return std::nullopt;  // full: split
+  const uint32_t target = found ? holding : first_empty;
+  LeafSlot slot;
+  format_.DecodeSlot(bytes, target, &slot);
+  slot.key = mutation == Mutation::kDelete ? kNullKey : key;
+  slot.value = mutation == Mutation::kDelete ? 0 : value;
+  const auto [offset, length] = format_.EncodeSlot(slot, target, bytes);
+  rdma::WorkRequest write{.verb = rdma::Verb::kWrite,
+                          .remote = address + offset,
+                          .local = bytes + offset,
+                          .length = length};
+  stats.write_back_bytes += write.length;
+  locker_->WriteBackAndRelease(client, grant, std::span(&write, 1), stats);
+  return mutation == Mutation::kUpsert || found;
 }
 
 void BLinkTree::SplitAndRelease(rdma::Client& client, rdma::GlobalAddress address,
@@ -224,6 +250,7 @@ void BLinkTree::InsertInternal(rdma::Client& client, uint64_t separator, rdma::G
       continue;
     }
     NodeImage& node = scratch.image;
+    format_.Decode(scratch.node.data(), &node);
     auto at =
         std::upper_bound(node.entries.begin(), node.entries.end(), separator,
                          [](uint64_t key, const InternalEntry& entry) { return key < entry.key; });

@@ -279,13 +279,26 @@ rdma::GlobalAddress NodeFormat::InternalChildFor(const uint8_t* node, uint64_t k
   return rdma::GlobalAddress::Unpack(leftmost);
 }
 
+[[gnu::always_inline]] inline uint64_t NodeFormat::LeafKeyAt(const uint8_t* node,
+                                                             uint32_t index) const {
+  uint64_t key = 0;
+  ReadLogical(node, leaf_offsets_[index] + (consistency_ == Consistency::kTwoLevel ? 1 : 0), &key,
+              8);
+  return key;
+}
+
+NodeFormat::UnsortedLeafScan NodeFormat::ScanUnsortedLeaf(const uint8_t* node, uint64_t key) const {
+  UnsortedLeafScan scan{leaf_capacity(), leaf_capacity()};
+  for (uint32_t i = 0; i < leaf_capacity(); ++i) {
+    const uint64_t stored = LeafKeyAt(node, i);
+    if (stored == key) scan.holding = i;
+    if (stored == kNullKey && scan.first_empty == leaf_capacity()) scan.first_empty = i;
+  }
+  return scan;
+}
+
 int NodeFormat::FindLeafSlot(const uint8_t* node, uint64_t key, LeafSlot* slot) const {
-  const uint32_t key_at = consistency_ == Consistency::kTwoLevel ? 1 : 0;
-  auto key_of = [&](uint32_t index) {
-    uint64_t stored = 0;
-    ReadLogical(node, leaf_offsets_[index] + key_at, &stored, 8);
-    return stored;
-  };
+  auto key_of = [&](uint32_t index) { return LeafKeyAt(node, index); };
   if (unsorted_leaves()) {
     for (uint32_t i = 0; i < leaf_capacity(); ++i) {
       if (key_of(i) == key) {
@@ -382,9 +395,8 @@ void NodeFormat::Seal(uint8_t version, uint8_t* node) const {
   }
 }
 
-std::pair<uint32_t, uint32_t> NodeFormat::EncodeSlot(NodeImage& image, uint32_t slot_index,
+std::pair<uint32_t, uint32_t> NodeFormat::EncodeSlot(LeafSlot& slot, uint32_t slot_index,
                                                      uint8_t* node) const {
-  LeafSlot& slot = image.slots[slot_index];
   const uint32_t offset = leaf_offsets_[slot_index];
   uint32_t key_at = 0;
   if (consistency_ == Consistency::kTwoLevel) {

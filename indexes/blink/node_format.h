@@ -109,9 +109,17 @@ class NodeFormat {
   // leaf a run first touches). entries.size() <= leaf_capacity().
   void EncodeFreshLeaf(const NodeImage& frame, std::span<const KeyValue> entries,
                        uint8_t* node) const;
-  // Writes leaf slot `slot` of `image` into `node` in place, bumping its entry
-  // versions (two_level); returns the byte range to write back.
-  std::pair<uint32_t, uint32_t> EncodeSlot(NodeImage& image, uint32_t slot, uint8_t* node) const;
+  // Writes `slot` into leaf slot `index` of `node` in place, bumping the
+  // slot's entry versions (two_level); returns the byte range to write back.
+  std::pair<uint32_t, uint32_t> EncodeSlot(LeafSlot& slot, uint32_t index, uint8_t* node) const;
+  // An unsorted leaf's slots as a write needs them, read from the bytes
+  // without decoding the others: the slot holding `key` (the last one, were
+  // there two) and the first empty slot, each leaf_capacity() if none.
+  struct UnsortedLeafScan {
+    uint32_t holding;
+    uint32_t first_empty;
+  };
+  UnsortedLeafScan ScanUnsortedLeaf(const uint8_t* node, uint64_t key) const;
   // Decodes leaf slot `index` of `node`, reading the slot's bytes only.
   void DecodeSlot(const uint8_t* node, uint32_t index, LeafSlot* slot) const;
   // Cacheline format with entry writes: the physical offset in a leaf of the
@@ -132,6 +140,7 @@ class NodeFormat {
   void EncodeHeader(const NodeImage& image, size_t count, uint8_t* node) const;
   void EncodeLeafSlot(const LeafSlot& slot, uint32_t index, uint8_t* node) const;
   void ReadSlot(const uint8_t* node, uint32_t index, LeafSlot* slot) const;
+  uint64_t LeafKeyAt(const uint8_t* node, uint32_t index) const;
   uint32_t InternalCount(const uint8_t* node) const;
   uint64_t SeparatorAt(const uint8_t* node, uint32_t index) const;
   rdma::GlobalAddress InternalChildAt(const uint8_t* node, uint32_t index) const;

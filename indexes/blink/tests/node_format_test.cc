@@ -6,6 +6,7 @@
 #include <random>
 #include <vector>
 
+#include "harness/util/random.h"
 #include "indexes/blink/tests/tree_test_support.h"
 #include "indexes/common/crc32c.h"
 
@@ -217,7 +218,7 @@ TEST(NodeFormat, CachelineEntriesNeverStraddleALineOrItsVersion) {
     std::vector<uint8_t> bytes(format.node_bytes());
     format.Encode(leaf, bytes.data());
     for (uint32_t slot = 0; slot < format.leaf_capacity(); ++slot) {
-      const auto [offset, length] = format.EncodeSlot(leaf, slot, bytes.data());
+      const auto [offset, length] = format.EncodeSlot(leaf.slots[slot], slot, bytes.data());
       EXPECT_NE(offset % 64, 0u) << "an entry overwrites a line version";
       EXPECT_EQ(offset / 64, (offset + length - 1) / 64) << "slot " << slot << " straddles";
     }
@@ -226,13 +227,51 @@ TEST(NodeFormat, CachelineEntriesNeverStraddleALineOrItsVersion) {
   EXPECT_FALSE(NodeFormat(WithScheme(Consistency::kCacheline, 8, 100)).entry_writes());
 }
 
+// A write's scan of an unsorted leaf must find what scanning its decoded
+// slots finds: the slot holding the key and the first empty one, in leaves
+// with holes, full, and empty, for keys present and absent.
+TEST(NodeFormat, UnsortedLeafScanFindsWhatTheDecodedSlotsHold) {
+  for (const Consistency scheme : {Consistency::kTwoLevel, Consistency::kCacheline}) {
+    for (const uint32_t key_bytes : {8u, 16u}) {
+      const NodeFormat format(WithScheme(scheme, key_bytes, 8));
+      ASSERT_TRUE(format.unsorted_leaves());
+      const uint32_t capacity = format.leaf_capacity();
+      Random random(key_bytes);
+      for (const uint32_t every : {1u, 2u, 3u, capacity + 1}) {  // fill every k-th slot
+        NodeImage leaf = SampleLeaf(format);
+        for (uint32_t i = 0; i < capacity; ++i) {
+          leaf.slots[i] = i % every == every - 1 ? LeafSlot{} : LeafSlot{1000 + 7 * i, i};
+        }
+        std::vector<uint8_t> bytes(format.node_bytes());
+        format.Encode(leaf, bytes.data());
+        std::vector<uint64_t> keys = {1, 999, 1000 + 7 * (capacity - 1), 5000000};
+        for (int k = 0; k < 16; ++k) keys.push_back(1000 + 7 * random.Uniform(capacity));
+        for (const uint64_t key : keys) {
+          NodeFormat::UnsortedLeafScan expected{capacity, capacity};
+          for (uint32_t i = 0; i < capacity; ++i) {
+            if (leaf.slots[i].key == key) expected.holding = i;
+            if (leaf.slots[i].key == kNullKey && expected.first_empty == capacity) {
+              expected.first_empty = i;
+            }
+          }
+          const NodeFormat::UnsortedLeafScan scan = format.ScanUnsortedLeaf(bytes.data(), key);
+          EXPECT_EQ(scan.holding, expected.holding)
+              << ConsistencyName(scheme) << ", every " << every << ", key " << key;
+          EXPECT_EQ(scan.first_empty, expected.first_empty)
+              << ConsistencyName(scheme) << ", every " << every << ", key " << key;
+        }
+      }
+    }
+  }
+}
+
 TEST(NodeFormat, TwoLevelSlotWriteBumpsOnlyThatEntrysVersions) {
   const NodeFormat format(WithScheme(Consistency::kTwoLevel));
   NodeImage leaf = SampleLeaf(format);
   std::vector<uint8_t> bytes(format.node_bytes());
   format.Encode(leaf, bytes.data());
   leaf.slots[2].value = 99;
-  const auto [offset, length] = format.EncodeSlot(leaf, 2, bytes.data());
+  const auto [offset, length] = format.EncodeSlot(leaf.slots[2], 2, bytes.data());
   EXPECT_EQ(length, 8u + 8u + 2u);
   NodeImage decoded;
   format.Decode(bytes.data(), &decoded);
@@ -256,7 +295,7 @@ TEST(NodeFormat, WidePayloadMixIsVisible) {
   format.Encode(leaf, b.data());
   // Middle bytes of slot 0's value from the other write.
   std::vector<uint8_t> mixed = a;
-  const auto [offset, length] = format.EncodeSlot(leaf, 0, b.data());
+  const auto [offset, length] = format.EncodeSlot(leaf.slots[0], 0, b.data());
   std::copy(b.begin() + offset + 64, b.begin() + offset + 128, mixed.begin() + offset + 64);
   EXPECT_TRUE(format.SlotPayloadIntact(a.data(), 0));
   EXPECT_FALSE(format.SlotPayloadIntact(mixed.data(), 0));
