@@ -86,10 +86,10 @@ bool BLinkTree::WriteLeaf(rdma::Client& client, uint64_t key, uint64_t value, Mu
     size_t slot = slots.size();
     size_t empty = slots.size();
     if (format_.unsorted_leaves()) {
-      for (size_t i = 0; i < slots.size(); ++i) {
-        if (slots[i].key == key) slot = i;
-        if (slots[i].key == kNullKey && empty == slots.size()) empty = i;
-      }
+      // Decode sized slots to leaf_capacity(), the scan's "none".
+      const auto [holding, first_empty] = format_.ScanUnsortedLeaf(scratch.node.data(), key);
+      slot = holding;
+      empty = first_empty;
     } else {
       auto at = std::lower_bound(slots.begin(), slots.end(), LeafSlot{key}, KeyLess);
       if (at != slots.end() && at->key == key) slot = at - slots.begin();
