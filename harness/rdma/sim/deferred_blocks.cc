@@ -94,16 +94,17 @@ DeferredBlocks::Cursor DeferredBlocks::FirstOverlapping(uint64_t offset) const {
 void DeferredBlocks::FillScratch(Cursor at) {
   // Fill writes every byte of the block (DeferredContent's contract), so the
   // scratch's earlier contents do not matter.
-  const Run& run = runs_[at.run];
   scratch_.resize(block_bytes_);
-  const uint64_t index =
-      run.index + static_cast<uint64_t>(static_cast<int64_t>(at.k) * run.index_stride);
-  content_->Fill(index, std::span(scratch_.data(), block_bytes_));
+  content_->Fill(IndexOf(at), std::span(scratch_.data(), block_bytes_));
 }
 
 void DeferredBlocks::Build(PagedBytes& memory, Cursor at) {
-  FillScratch(at);
-  memory.Write(OffsetOf(at), scratch_.data(), block_bytes_);
+  if (uint8_t* in_place = memory.WritableInOnePage(OffsetOf(at), block_bytes_)) {
+    content_->Fill(IndexOf(at), std::span(in_place, block_bytes_));
+  } else {
+    FillScratch(at);
+    memory.Write(OffsetOf(at), scratch_.data(), block_bytes_);
+  }
   SetBit(built_bits_, OrdinalOf(at));
   if (ReadOnce(at)) --read_through_;
   --pending_;
@@ -126,6 +127,14 @@ void DeferredBlocks::ReadSlow(PagedBytes& memory, uint64_t offset, uint8_t* out,
   const uint64_t end = offset + length;
   const uint64_t first = offset >> kGranuleBits;
   const Cursor from = FirstOverlapping(first << kGranuleBits);
+  Cursor inside = from;
+  while (!AtEnd(inside) && EndOf(inside) <= offset) Next(inside);
+  if (!AtEnd(inside) && !Built(inside) && OffsetOf(inside) <= offset && end <= EndOf(inside)) {
+    ReadInsideBlock(memory, inside, offset, out, length);
+    if (Built(inside)) RefreshGranules(from, first, (end - 1) >> kGranuleBits);
+    return;
+  }
+  memory.Read(offset, out, length);
   bool built_any = false;
   for (Cursor at = from; !AtEnd(at) && OffsetOf(at) < end; Next(at)) {
     const uint64_t block_offset = OffsetOf(at);
@@ -136,14 +145,35 @@ void DeferredBlocks::ReadSlow(PagedBytes& memory, uint64_t offset, uint8_t* out,
     if (ReadOnce(at)) {
       Build(memory, at);
       built_any = true;
+      memory.Read(begin, out + (begin - offset), stop - begin);
     } else {
       FillScratch(at);
       SetBit(read_once_bits_, OrdinalOf(at));
       ++read_through_;
+      std::memcpy(out + (begin - offset), scratch_.data() + (begin - block_offset), stop - begin);
     }
-    std::memcpy(out + (begin - offset), scratch_.data() + (begin - block_offset), stop - begin);
   }
   if (built_any) RefreshGranules(from, first, (end - 1) >> kGranuleBits);
+}
+
+void DeferredBlocks::ReadInsideBlock(PagedBytes& memory, Cursor at, uint64_t offset, uint8_t* out,
+                                     uint64_t length) {
+  // Until it is built, a pending block's bytes are what the region holds
+  // under it (every write builds what it overlaps first), so a read inside
+  // it needs nothing of the region.
+  if (ReadOnce(at)) {
+    Build(memory, at);
+    memory.Read(offset, out, length);
+    return;
+  }
+  SetBit(read_once_bits_, OrdinalOf(at));
+  ++read_through_;
+  if (length == block_bytes_) {
+    content_->Fill(IndexOf(at), std::span(out, block_bytes_));
+    return;
+  }
+  FillScratch(at);
+  std::memcpy(out, scratch_.data() + (offset - OffsetOf(at)), length);
 }
 
 void DeferredBlocks::RefreshGranules(Cursor from, uint64_t first, uint64_t last) {

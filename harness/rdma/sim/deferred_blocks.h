@@ -67,15 +67,16 @@ class DeferredBlocks {
   // kernel-zeroed operating-system page per four 1 KiB nodes: at 1 B keys a
   // fifth of the simulation's time.
   void Read(PagedBytes& memory, uint64_t offset, uint8_t* out, uint64_t length) {
-    memory.Read(offset, out, length);
-    if (pending_ == 0) return;
-    const uint64_t last = (offset + length - 1) >> kGranuleBits;
-    for (uint64_t granule = offset >> kGranuleBits; granule <= last; ++granule) {
-      if (GranulePending(granule)) {
-        ReadSlow(memory, offset, out, length);
-        return;
+    if (pending_ != 0) {
+      const uint64_t last = (offset + length - 1) >> kGranuleBits;
+      for (uint64_t granule = offset >> kGranuleBits; granule <= last; ++granule) {
+        if (GranulePending(granule)) {
+          ReadSlow(memory, offset, out, length);
+          return;
+        }
       }
     }
+    memory.Read(offset, out, length);
   }
 
   // Hints that a Read at `offset` comes later: its granule's bit, like the
@@ -115,6 +116,9 @@ class DeferredBlocks {
 
   void MaterializeSlow(PagedBytes& memory, uint64_t offset, uint64_t length);
   void ReadSlow(PagedBytes& memory, uint64_t offset, uint8_t* out, uint64_t length);
+  // ReadSlow of [offset, offset + length) inside the pending block `at`.
+  void ReadInsideBlock(PagedBytes& memory, Cursor at, uint64_t offset, uint8_t* out,
+                       uint64_t length);
   // Adds the blocks at `offsets` (ascending), whose content indices are
   // `indices`, as runs; throws std::invalid_argument if two overlap.
   void AddRuns(std::span<const uint64_t> offsets, std::span<const uint64_t> indices);
@@ -126,6 +130,11 @@ class DeferredBlocks {
   uint64_t OffsetOf(Cursor at) const { return runs_[at.run].offset + at.k * runs_[at.run].stride; }
   uint64_t EndOf(Cursor at) const { return OffsetOf(at) + block_bytes_; }
   uint64_t OrdinalOf(Cursor at) const { return runs_[at.run].first_ordinal + at.k; }
+  // The block's index in content_.
+  uint64_t IndexOf(Cursor at) const {
+    const Run& run = runs_[at.run];
+    return run.index + static_cast<uint64_t>(static_cast<int64_t>(at.k) * run.index_stride);
+  }
   static bool Bit(const std::vector<uint64_t>& bits, uint64_t i) {
     return (bits[i >> 6] >> (i & 63)) & 1;
   }
@@ -138,8 +147,8 @@ class DeferredBlocks {
 
   // Builds the block's bytes into scratch_.
   void FillScratch(Cursor at);
-  // Builds the block into `memory`; its bytes stay in scratch_ until the
-  // next build.
+  // Builds the block into `memory`: in place when it lies in one page (a
+  // node always does), else through scratch_.
   void Build(PagedBytes& memory, Cursor at);
   // Clears the bits of the granules in [first, last] that no pending block
   // overlaps; `from` is FirstOverlapping of granule first's start.

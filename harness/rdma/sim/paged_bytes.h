@@ -57,6 +57,15 @@ class PagedBytes {
     WriteAcrossPages(offset, static_cast<const uint8_t*>(in), length);
   }
 
+  // The bytes [offset, offset + length) in place, to be written, if they
+  // lie in one page (creating it if it was never written), else nullptr.
+  // Building a node there spares a copy through a scratch buffer. The
+  // pointer stays valid for the object's life.
+  uint8_t* WritableInOnePage(uint64_t offset, uint64_t length) {
+    if (!SamePage(offset, length)) return nullptr;
+    return WritablePage(offset >> kPageBits) + (offset & kPageMask);
+  }
+
   // Hints that a read at `offset` comes later: a run's nodes are scattered
   // over gigabytes, so the page table entry is a miss to DRAM. Changes
   // nothing a read returns. (The bytes themselves are not prefetched: one

@@ -114,6 +114,40 @@ TEST(DeferredBlocks, EveryLayoutReadsAsAnEagerWrite) {
   }
 }
 
+// A verb reads a node whole. The first whole read builds the block into the
+// reader's buffer, the second into the region (in place when the block lies
+// in one 1 KiB page, through a scratch buffer when it straddles two), and
+// later ones read the region: each must return the eager bytes over every
+// byte of the buffer.
+TEST(DeferredBlocks, WholeBlockReadsReadAsAnEagerWrite) {
+  const auto offsets = MixedLayout();
+  const auto content = std::make_shared<LaidOutContent>(offsets);
+  const std::vector<uint8_t> expected = Eager(*content, offsets);
+  Deferred deferred;
+  deferred.blocks.Add(content, Indices(offsets));
+  bool straddles = false;
+  bool in_one_page = false;
+  for (const auto& [block, offset] : offsets) {
+    const bool crosses = offset / 1024 != (offset + kBlockBytes - 1) / 1024;
+    straddles = straddles || crosses;
+    in_one_page = in_one_page || !crosses;
+  }
+  ASSERT_TRUE(straddles && in_one_page);
+  for (int pass = 1; pass <= 3; ++pass) {
+    for (const auto& [block, offset] : offsets) {
+      std::vector<uint8_t> out(kBlockBytes, 0xEE);
+      deferred.blocks.Read(deferred.memory, offset, out.data(), kBlockBytes);
+      ASSERT_TRUE(std::equal(out.begin(), out.end(), expected.begin() + offset))
+          << "block " << block << " at " << offset << ", read " << pass;
+    }
+    EXPECT_EQ(deferred.blocks.read_through(), pass == 1 ? offsets.size() : 0u);
+    EXPECT_EQ(deferred.blocks.built(), pass == 1 ? 0u : offsets.size());
+  }
+  std::vector<uint8_t> region(kRegionBytes);
+  deferred.memory.Read(0, region.data(), kRegionBytes);
+  EXPECT_EQ(region, expected);
+}
+
 TEST(DeferredBlocks, MaterializeBuildsExactlyTheBlocksItTouches) {
   const auto offsets = MixedLayout();
   const auto content = std::make_shared<LaidOutContent>(offsets);
