@@ -1,5 +1,6 @@
 #include "workloads/key_space.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -31,6 +32,11 @@ KeySpace::KeySpace(const WorkloadSpec& spec, uint64_t seed)
   const uint64_t population = spec.ZipfPopulation();
   if (spec.distribution == KeyDistribution::kUniform) return;
   zipfian_ = std::make_shared<const ZipfianGenerator>(population, spec.theta);
+  if (size_ > UINT32_MAX) return;
+  std::vector<uint64_t> keys(std::min(size_, kHottestRanks));
+  ranks_.PermuteRun(0, keys.size(), keys.data());
+  hottest_keys_.reserve(keys.size());
+  for (const uint64_t key : keys) hottest_keys_.push_back(static_cast<uint32_t>(key + 1));
 }
 
 uint64_t KeySpace::RankOfKey(uint64_t key) const {

@@ -55,7 +55,9 @@ class KeySpace {
 
   // The key of popularity rank `rank` in [0, N) (std::out_of_range otherwise); a bijection onto
   // [1, N].
-  uint64_t KeyOfRank(uint64_t rank) const { return ranks_.Permute(rank) + 1; }
+  uint64_t KeyOfRank(uint64_t rank) const {
+    return rank < hottest_keys_.size() ? hottest_keys_[rank] : ranks_.Permute(rank) + 1;
+  }
   // Inverse of KeyOfRank for a key in [1, N] (std::out_of_range otherwise).
   uint64_t RankOfKey(uint64_t key) const;
 
@@ -92,6 +94,13 @@ class KeySpace {
  private:
   uint64_t size_;
   KeyScrambler ranks_;
+  // KeyOfRank of the kHottestRanks most popular ranks, under a skewed
+  // distribution: most draws land there (70% at 10 M keys, 55% at 1 B), and
+  // one load of this table, which stays in the CPU's cache, replaces a
+  // permutation's chain of table loads. Empty for a uniform distribution or
+  // keys past 32 bits.
+  static constexpr uint64_t kHottestRanks = uint64_t{1} << 16;
+  std::vector<uint32_t> hottest_keys_;
   BulkloadedKeys bulkloaded_;
   std::shared_ptr<const ZipfianGenerator> zipfian_;
   std::atomic<uint64_t> next_insert_key_;
