@@ -127,14 +127,15 @@ void DeferredBlocks::ReadSlow(PagedBytes& memory, uint64_t offset, uint8_t* out,
   const uint64_t end = offset + length;
   const uint64_t first = offset >> kGranuleBits;
   const Cursor from = FirstOverlapping(first << kGranuleBits);
+  // Until it is built, a pending block's bytes are what the region holds
+  // under it (every write builds what it overlaps first), so a read inside
+  // one pending block, as a verb's read of a node is, needs nothing of the
+  // region.
   Cursor inside = from;
   while (!AtEnd(inside) && EndOf(inside) <= offset) Next(inside);
-  if (!AtEnd(inside) && !Built(inside) && OffsetOf(inside) <= offset && end <= EndOf(inside)) {
-    ReadInsideBlock(memory, inside, offset, out, length);
-    if (Built(inside)) RefreshGranules(from, first, (end - 1) >> kGranuleBits);
-    return;
+  if (AtEnd(inside) || Built(inside) || OffsetOf(inside) > offset || EndOf(inside) < end) {
+    memory.Read(offset, out, length);
   }
-  memory.Read(offset, out, length);
   bool built_any = false;
   for (Cursor at = from; !AtEnd(at) && OffsetOf(at) < end; Next(at)) {
     const uint64_t block_offset = OffsetOf(at);
@@ -147,33 +148,21 @@ void DeferredBlocks::ReadSlow(PagedBytes& memory, uint64_t offset, uint8_t* out,
       built_any = true;
       memory.Read(begin, out + (begin - offset), stop - begin);
     } else {
-      FillScratch(at);
-      SetBit(read_once_bits_, OrdinalOf(at));
-      ++read_through_;
-      std::memcpy(out + (begin - offset), scratch_.data() + (begin - block_offset), stop - begin);
+      ReadThrough(at, begin, stop, out + (begin - offset));
     }
   }
   if (built_any) RefreshGranules(from, first, (end - 1) >> kGranuleBits);
 }
 
-void DeferredBlocks::ReadInsideBlock(PagedBytes& memory, Cursor at, uint64_t offset, uint8_t* out,
-                                     uint64_t length) {
-  // Until it is built, a pending block's bytes are what the region holds
-  // under it (every write builds what it overlaps first), so a read inside
-  // it needs nothing of the region.
-  if (ReadOnce(at)) {
-    Build(memory, at);
-    memory.Read(offset, out, length);
-    return;
-  }
+void DeferredBlocks::ReadThrough(Cursor at, uint64_t begin, uint64_t stop, uint8_t* out) {
   SetBit(read_once_bits_, OrdinalOf(at));
   ++read_through_;
-  if (length == block_bytes_) {
+  if (begin == OffsetOf(at) && stop == EndOf(at)) {
     content_->Fill(IndexOf(at), std::span(out, block_bytes_));
     return;
   }
   FillScratch(at);
-  std::memcpy(out, scratch_.data() + (offset - OffsetOf(at)), length);
+  std::memcpy(out, scratch_.data() + (begin - OffsetOf(at)), stop - begin);
 }
 
 void DeferredBlocks::RefreshGranules(Cursor from, uint64_t first, uint64_t last) {

@@ -116,9 +116,10 @@ class DeferredBlocks {
 
   void MaterializeSlow(PagedBytes& memory, uint64_t offset, uint64_t length);
   void ReadSlow(PagedBytes& memory, uint64_t offset, uint8_t* out, uint64_t length);
-  // ReadSlow of [offset, offset + length) inside the pending block `at`.
-  void ReadInsideBlock(PagedBytes& memory, Cursor at, uint64_t offset, uint8_t* out,
-                       uint64_t length);
+  // Marks the pending block `at` read once and builds its bytes [begin,
+  // stop) into `out`: straight there when that is the whole block, else
+  // through scratch_.
+  void ReadThrough(Cursor at, uint64_t begin, uint64_t stop, uint8_t* out);
   // Adds the blocks at `offsets` (ascending), whose content indices are
   // `indices`, as runs; throws std::invalid_argument if two overlap.
   void AddRuns(std::span<const uint64_t> offsets, std::span<const uint64_t> indices);

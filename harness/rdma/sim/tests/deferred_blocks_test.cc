@@ -116,7 +116,7 @@ TEST(DeferredBlocks, EveryLayoutReadsAsAnEagerWrite) {
 
 // A verb reads a node whole. The first whole read builds the block into the
 // reader's buffer, the second into the region (in place when the block lies
-// in one 1 KiB page, through a scratch buffer when it straddles two), and
+// in one of the region's pages, through a scratch buffer when it straddles two), and
 // later ones read the region: each must return the eager bytes over every
 // byte of the buffer.
 TEST(DeferredBlocks, WholeBlockReadsReadAsAnEagerWrite) {
@@ -128,7 +128,8 @@ TEST(DeferredBlocks, WholeBlockReadsReadAsAnEagerWrite) {
   bool straddles = false;
   bool in_one_page = false;
   for (const auto& [block, offset] : offsets) {
-    const bool crosses = offset / 1024 != (offset + kBlockBytes - 1) / 1024;
+    const bool crosses =
+        offset >> PagedBytes::kPageBits != (offset + kBlockBytes - 1) >> PagedBytes::kPageBits;
     straddles = straddles || crosses;
     in_one_page = in_one_page || !crosses;
   }
