@@ -141,6 +141,13 @@ class NodeFormat {
   void EncodeLeafSlot(const LeafSlot& slot, uint32_t index, uint8_t* node) const;
   void ReadSlot(const uint8_t* node, uint32_t index, LeafSlot* slot) const;
   uint64_t LeafKeyAt(const uint8_t* node, uint32_t index) const;
+  // Where a key starts in its leaf slot: after the slot's front version in
+  // the two-level scheme.
+  uint32_t LeafKeyShift() const { return consistency_ == Consistency::kTwoLevel ? 1 : 0; }
+  // Calls visit(slot, key) for every leaf slot in order, until it returns
+  // false.
+  template <typename Visit>
+  void ScanLeafKeys(const uint8_t* node, Visit&& visit) const;
   uint32_t InternalCount(const uint8_t* node) const;
   uint64_t SeparatorAt(const uint8_t* node, uint32_t index) const;
   rdma::GlobalAddress InternalChildAt(const uint8_t* node, uint32_t index) const;
