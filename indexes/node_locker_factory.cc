@@ -6,11 +6,12 @@
 namespace dmbench::indexes {
 
 std::unique_ptr<NodeLocker> MakeNodeLocker(const LockOptions& options, const GlobalLockTable& table,
-                                           uint32_t compute_servers, bool await_release) {
+                                           uint32_t compute_servers, bool threads_share,
+                                           bool await_release) {
   const WriteBackPolicy policy{.combine = options.combine, .await_release = await_release};
   if (options.hierarchical) {
     return std::make_unique<sherman::HierarchicalLocker>(
-        table, compute_servers, policy, options.handover,
+        table, compute_servers, threads_share, policy, options.handover,
         options.wait_queues ? sherman::LocalWaitOrder::kFifo : sherman::LocalWaitOrder::kUnordered);
   }
   return std::make_unique<fgplus::RemoteSpinLocker>(table, policy);

@@ -13,9 +13,11 @@
 namespace dmbench::indexes {
 
 // A locker over `table` (which must outlive it) for a cluster of
-// `compute_servers`. The indexes await their releases; the lock benchmark
-// posts them without waiting (WriteBackPolicy::await_release).
+// `compute_servers`; `threads_share` is false if every client runs on one
+// thread (see util/optional_mutex.h). The indexes await their releases; the
+// lock benchmark posts them without waiting (WriteBackPolicy::await_release).
 std::unique_ptr<NodeLocker> MakeNodeLocker(const LockOptions& options, const GlobalLockTable& table,
-                                           uint32_t compute_servers, bool await_release = true);
+                                           uint32_t compute_servers, bool threads_share,
+                                           bool await_release = true);
 
 }  // namespace dmbench::indexes

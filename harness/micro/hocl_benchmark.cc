@@ -45,8 +45,10 @@ nlohmann::json RunHoclBenchmark(const HoclBenchmarkConfig& config, const MicroOp
   for (const HoclVariant& variant : config.variants) {
     for (double theta : config.thetas) {
       const indexes::GlobalLockTable lock_table(variant.options);
-      const std::unique_ptr<indexes::NodeLocker> locker = indexes::MakeNodeLocker(
-          variant.options, lock_table, config.topology.compute_servers, config.await_release);
+      // MeasurePoint runs the clients on the simulated fabric, on one thread.
+      const std::unique_ptr<indexes::NodeLocker> locker =
+          indexes::MakeNodeLocker(variant.options, lock_table, config.topology.compute_servers,
+                                  /*threads_share=*/false, config.await_release);
       // Lock i protects the node at the i-th 1 KiB slot of memory server 0;
       // nodes map to global locks by the same hash as in the trees.
       const LockPopularity popularity(config.locks, theta, config.key_space);

@@ -21,6 +21,9 @@ struct ClusterShape {
   uint64_t on_chip_memory_bytes = 0;  // per memory server
   // Upstream rdma-core has no masked atomics; only the sim offers them.
   bool masked_compare_and_swap = false;
+  // Every client runs on one thread (the sim's coroutines), so what the
+  // clients of a compute server share needs no lock (util/optional_mutex.h).
+  bool clients_share_one_thread = false;
 };
 
 }  // namespace dmbench::rdma

@@ -44,8 +44,8 @@ BLinkTree::~BLinkTree() = default;
 
 void BLinkTree::ResetComputeServers() {
   for (size_t i = 0; i < compute_servers_.size(); ++i) {
-    compute_servers_[i] =
-        std::make_unique<ComputeServerState>(options_, DeriveSeed(seed_, i), cached_nodes_);
+    compute_servers_[i] = std::make_unique<ComputeServerState>(
+        options_, DeriveSeed(seed_, i), cached_nodes_, !shape_.clients_share_one_thread);
   }
 }
 

@@ -179,7 +179,8 @@ class BLinkTree final : public Index {
   GlobalLockTable lock_table_;
   std::unique_ptr<NodeLocker> locker_;
   // One copy of each cached node for every compute server's index cache.
-  std::shared_ptr<CachedNodeStore> cached_nodes_ = std::make_shared<CachedNodeStore>();
+  std::shared_ptr<CachedNodeStore> cached_nodes_ =
+      std::make_shared<CachedNodeStore>(nullptr, !shape_.clients_share_one_thread);
   std::vector<std::unique_ptr<ComputeServerState>> compute_servers_;
   std::vector<std::unique_ptr<Scratch>> scratch_;
 };

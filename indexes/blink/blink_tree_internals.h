@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "harness/util/optional_mutex.h"
 #include "indexes/blink/blink_tree.h"
 #include "indexes/blink/key_address_cache.h"
 
@@ -14,18 +15,21 @@ namespace dmbench::indexes {
 // Per compute server: the level-1 index cache, the top two levels and, with
 // speculative lookup, the key-to-entry hints.
 struct BLinkTree::ComputeServerState {
+  // `threads_share`: false if every client runs on one thread (see
+  // util/optional_mutex.h).
   ComputeServerState(const TreeOptions& options, uint64_t seed,
-                     std::shared_ptr<CachedNodeStore> store)
-      : cache(options.cache_bytes, seed, std::move(store)) {
+                     std::shared_ptr<CachedNodeStore> store, bool threads_share)
+      : cache(options.cache_bytes, seed, std::move(store), threads_share),
+        top_mutex(threads_share) {
     if (options.speculative_lookup) {
       hints = std::make_unique<KeyAddressCache>(options.speculative_hints);
     }
   }
 
   IndexCache cache;
-  std::unique_ptr<KeyAddressCache> hints;  // null without speculative lookup
-  std::shared_mutex top_mutex;             // guards the fields below
-  rdma::GlobalAddress root;                // Null until first read
+  std::unique_ptr<KeyAddressCache> hints;      // null without speculative lookup
+  OptionalMutex<std::shared_mutex> top_mutex;  // guards the fields below
+  rdma::GlobalAddress root;                    // Null until first read
   uint8_t root_level = 0;
   std::unordered_map<uint64_t, std::shared_ptr<const NodeImage>> top_nodes;  // by packed address
 };

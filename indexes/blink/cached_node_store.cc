@@ -100,8 +100,8 @@ void CachedRoutes::Destroy(const CachedRoutes* routes) {
   ::operator delete(const_cast<CachedRoutes*>(routes));
 }
 
-CachedNodeStore::CachedNodeStore(ContentHasher hasher)
-    : hasher_(hasher != nullptr ? hasher : ContentHash) {}
+CachedNodeStore::CachedNodeStore(ContentHasher hasher, bool threads_share)
+    : hasher_(hasher != nullptr ? hasher : ContentHash), mutex_(threads_share) {}
 
 CachedNodeStore::~CachedNodeStore() {
   // Every holder let go first (the contract), so only expired entries remain.

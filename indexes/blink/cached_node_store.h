@@ -21,6 +21,7 @@
 
 #include "harness/rdma/global_address.h"
 #include "harness/util/flat_u64_map.h"
+#include "harness/util/optional_mutex.h"
 
 namespace dmbench::indexes {
 
@@ -65,9 +66,9 @@ class CachedRoutes {
   uint32_t separator_count_ = 0;
 };
 
-// Thread-safe. Interned routes stay valid while a caller holds them; the
-// store forgets a node when its last holder lets go. The store must outlive
-// every node it handed out (the caches that share it).
+// Thread-safe unless made for callers of one thread. Interned routes stay valid while a caller
+// holds them; the store forgets a node when its last holder lets go. The store must outlive every
+// node it handed out (the caches that share it).
 class CachedNodeStore {
  public:
   // How a node's content is hashed; nodes of one hash share a chain and are
@@ -75,8 +76,9 @@ class CachedNodeStore {
   using ContentHasher = uint64_t (*)(const CachedInternalNode& node);
 
   // `hasher`: nullptr for the store's own (XXH3 over the node's words). Tests
-  // pass a weak one to make nodes share chains.
-  explicit CachedNodeStore(ContentHasher hasher = nullptr);
+  // pass a weak one to make nodes share chains. `threads_share`: false if
+  // every caller runs on one thread (see util/optional_mutex.h).
+  explicit CachedNodeStore(ContentHasher hasher = nullptr, bool threads_share = true);
   ~CachedNodeStore();
   CachedNodeStore(const CachedNodeStore&) = delete;
   CachedNodeStore& operator=(const CachedNodeStore&) = delete;
@@ -108,7 +110,7 @@ class CachedNodeStore {
   void UnlinkLocked(uint64_t hash, uint32_t previous, uint32_t index);
 
   const ContentHasher hasher_;
-  mutable std::mutex mutex_;
+  mutable OptionalMutex<std::mutex> mutex_;
   // By a hash of the content, the first entry of its chain; equal hashes are
   // told apart by comparing. One flat table and a vector of entries, not a
   // std::unordered_multimap: at the paper's scale the store holds 380 K nodes

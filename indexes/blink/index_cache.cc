@@ -32,9 +32,11 @@ bool WellFormed(const CachedInternalNode& node) {
 }  // namespace
 
 IndexCache::IndexCache(uint64_t capacity_bytes, uint64_t seed,
-                       std::shared_ptr<CachedNodeStore> store)
+                       std::shared_ptr<CachedNodeStore> store, bool threads_share)
     : capacity_bytes_(capacity_bytes),
-      store_(store != nullptr ? std::move(store) : std::make_shared<CachedNodeStore>()),
+      store_(store != nullptr ? std::move(store)
+                              : std::make_shared<CachedNodeStore>(nullptr, threads_share)),
+      mutex_(threads_share),
       random_(seed) {}
 
 IndexCache::~IndexCache() = default;

@@ -22,6 +22,7 @@
 
 #include "harness/rdma/global_address.h"
 #include "harness/util/flat_u64_map.h"
+#include "harness/util/optional_mutex.h"
 #include "harness/util/random.h"
 #include "indexes/blink/cached_node_store.h"
 #include "indexes/blink/fence_ordered_spans.h"
@@ -57,15 +58,18 @@ struct IndexCacheStats {
   uint64_t bytes = 0;          // sum of EntryBytes over the cached entries
 };
 
-// All methods may be called concurrently from several threads.
+// All methods may be called concurrently from several threads, unless it was
+// made for callers of one thread.
 class IndexCache {
  public:
   // capacity_bytes == 0 disables the cache: every lookup misses and nothing
   // is inserted. seed drives the eviction choice, so that simulated runs are
   // reproducible. `store` holds the nodes, shared with the other caches that
   // use it (null: a store of its own); it must outlive this cache.
+  // `threads_share`: false if every caller runs on one thread (see
+  // util/optional_mutex.h), which the methods then need not lock against.
   IndexCache(uint64_t capacity_bytes, uint64_t seed,
-             std::shared_ptr<CachedNodeStore> store = nullptr);
+             std::shared_ptr<CachedNodeStore> store = nullptr, bool threads_share = true);
   ~IndexCache();
   IndexCache(const IndexCache&) = delete;
   IndexCache& operator=(const IndexCache&) = delete;
@@ -140,7 +144,7 @@ class IndexCache {
   const uint64_t capacity_bytes_;
   const std::shared_ptr<CachedNodeStore> store_;
 
-  mutable std::shared_mutex mutex_;
+  mutable OptionalMutex<std::shared_mutex> mutex_;
   // Fence ranges of cached entries never overlap, so the low fence orders
   // them. Sorted arrays rather than a tree: every lookup binary-searches
   // them, and contiguous memory spares the pointer chase through thousands

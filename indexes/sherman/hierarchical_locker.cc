@@ -3,11 +3,11 @@
 namespace dmbench::indexes::sherman {
 
 HierarchicalLocker::HierarchicalLocker(const GlobalLockTable& table, uint32_t compute_servers,
-                                       const WriteBackPolicy& policy, uint32_t max_handovers,
-                                       LocalWaitOrder order)
+                                       bool threads_share, const WriteBackPolicy& policy,
+                                       uint32_t max_handovers, LocalWaitOrder order)
     : table_(table), policy_(policy), max_handovers_(max_handovers) {
   for (uint32_t i = 0; i < compute_servers; ++i) {
-    local_tables_.push_back(std::make_unique<LocalLockTable>(order, i));
+    local_tables_.push_back(std::make_unique<LocalLockTable>(order, i, threads_share));
   }
 }
 

@@ -13,7 +13,9 @@ namespace dmbench::indexes::sherman {
 
 class HierarchicalLocker : public NodeLocker {
  public:
-  HierarchicalLocker(const GlobalLockTable& table, uint32_t compute_servers,
+  // `threads_share`: false if every client runs on one thread (see
+  // util/optional_mutex.h).
+  HierarchicalLocker(const GlobalLockTable& table, uint32_t compute_servers, bool threads_share,
                      const WriteBackPolicy& policy, uint32_t max_handovers,
                      LocalWaitOrder order = LocalWaitOrder::kFifo);
 

@@ -20,6 +20,7 @@
 
 #include "harness/rdma/client.h"
 #include "harness/util/flat_u64_map.h"
+#include "harness/util/optional_mutex.h"
 
 namespace dmbench::indexes::sherman {
 
@@ -32,9 +33,11 @@ enum class LocalWaitOrder : uint8_t {
 class LocalLockTable {
  public:
   // `stream` seeds the draws of kUnordered; give each compute server's table
-  // its own.
-  explicit LocalLockTable(LocalWaitOrder order = LocalWaitOrder::kFifo, uint64_t stream = 0)
-      : order_(order), draws_(stream) {}
+  // its own. `threads_share`: false if every client runs on one thread (see
+  // util/optional_mutex.h).
+  explicit LocalLockTable(LocalWaitOrder order = LocalWaitOrder::kFifo, uint64_t stream = 0,
+                          bool threads_share = true)
+      : order_(order), mutex_(threads_share), draws_(stream) {}
 
   // Returns once the caller owns the local lock `lock_id`; true if the global
   // lock came with it (handed over), false if the caller must still take it.
@@ -75,7 +78,7 @@ class LocalLockTable {
 
   const LocalWaitOrder order_;
   // Guards the table; never held across a verb or a Park.
-  std::mutex mutex_;
+  OptionalMutex<std::mutex> mutex_;
   uint64_t draws_;  // SplitMix64 state of kUnordered's draws, under mutex_
   // The locks someone holds, by id, as indices into locks_. A lock freed with
   // nobody waiting goes back to free_locks_ and is reused, queue and all: a

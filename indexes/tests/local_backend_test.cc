@@ -32,6 +32,8 @@ constexpr uint64_t kWord = 2 << 20;
 
 TEST(LocalBackend, VerbsBehaveAsOnTheFabric) {
   rdma::local::LocalCluster cluster(Threads(2, 1));
+  // A thread per client: what clients share must be locked.
+  EXPECT_FALSE(cluster.shape().clients_share_one_thread);
   cluster.RunClients([](rdma::Client& client) {
     if (client.location().index != 0) return;
     const auto word = rdma::GlobalAddress::Host(1, kWord);

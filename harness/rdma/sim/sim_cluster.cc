@@ -56,6 +56,7 @@ ClusterShape SimCluster::ShapeOf(const Topology& topology, const NicProfile& pro
   shape.host_memory_bytes = topology.host_memory_bytes();
   shape.on_chip_memory_bytes = profile.on_chip_memory_kib * 1024;
   shape.masked_compare_and_swap = true;
+  shape.clients_share_one_thread = true;
   return shape;
 }
 

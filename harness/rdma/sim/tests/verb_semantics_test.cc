@@ -14,6 +14,13 @@ using testing::SmallTopology;
 
 constexpr uint64_t kWord = 1 << 20;
 
+// The sim runs its clients as coroutines on one thread, so the indexes may
+// leave what a compute server's clients share unlocked (ClusterShape).
+TEST(VerbSemantics, ClientsShareOneThread) {
+  auto cluster = MakeCluster(SmallTopology(2, 1, 1));
+  EXPECT_TRUE(cluster->shape().clients_share_one_thread);
+}
+
 TEST(VerbSemantics, WriteThenReadRoundTrips) {
   auto cluster = MakeCluster(SmallTopology(2, 1, 1));
   cluster->Run([](Client& client) {
