@@ -19,61 +19,100 @@
 
 namespace dmbench {
 
-// The first element of [begin, end) whose key_of(element) is greater than
-// `key`, as std::upper_bound(begin, end, key, ...) finds it. The keys must
-// ascend (not necessarily strictly). RandomIt is a random-access iterator;
-// key_of maps an element to its uint64_t key.
+namespace interpolated_search_internal {
+
+// The first element of [begin, begin + count) above `key`, galloping from
+// element `guess` (< count) until the answer is bracketed, then bisecting
+// the gallop's last step. Correct from any guess; a good one makes it quick.
 template <typename RandomIt, typename KeyOf>
-RandomIt InterpolatedUpperBound(RandomIt begin, RandomIt end, uint64_t key, KeyOf key_of) {
+RandomIt UpperBoundFrom(RandomIt begin, size_t count, size_t guess, uint64_t key, KeyOf key_of) {
   const auto above = [&](const auto& element) { return key < key_of(element); };
-  const auto count = static_cast<size_t>(end - begin);
-  // Below a cache line or two of keys a binary search is as quick.
-  if (count <= 8) {
-    return std::partition_point(begin, end, [&](const auto& element) { return !above(element); });
-  }
-  const uint64_t first_key = key_of(begin[0]);
-  const uint64_t last_key = key_of(begin[count - 1]);
-  if (key < first_key) return begin;
-  if (key >= last_key) return end;
-  // first_key <= key < last_key. A guess needs no exact arithmetic, and a
-  // double's division is several times quicker than a 128-bit integer one;
-  // the clamp keeps rounding inside [0, count - 2].
-  const double fraction =
-      static_cast<double>(key - first_key) / static_cast<double>(last_key - first_key);
-  const auto guess =
-      std::min(static_cast<size_t>(fraction * static_cast<double>(count - 1)), count - 2);
-  // Gallop away from the guess until the answer is bracketed: [low, high]
-  // holds the first element above key.
   size_t low;
   size_t high;
   if (above(begin[guess])) {
-    // The answer is at or before the guess; element 0 is not above key.
+    // The answer is at or before the guess.
     high = guess;
     size_t step = 1;
-    while (step < high && above(begin[high - step])) {
+    while (step <= high && above(begin[high - step])) {
       high -= step;
       step *= 2;
     }
-    low = step < high ? high - step + 1 : 1;
+    low = step <= high ? high - step + 1 : 0;
   } else {
-    // The answer is after the guess; the last element is above key.
+    // The answer is after the guess (count: none is above key).
     low = guess + 1;
     size_t step = 1;
-    while (low + step - 1 < count - 1 && !above(begin[low + step - 1])) {
+    while (low + step - 1 < count && !above(begin[low + step - 1])) {
       low += step;
       step *= 2;
     }
-    high = std::min(low + step - 1, count - 1);
+    high = std::min(low + step - 1, count);
   }
   return std::partition_point(begin + static_cast<std::ptrdiff_t>(low),
                               begin + static_cast<std::ptrdiff_t>(high),
                               [&](const auto& element) { return !above(element); });
 }
 
+// Where `key` would sit among `count` keys spread evenly over [lowest,
+// highest], in [0, count - 1]. A guess needs no exact arithmetic, and a
+// double's division is several times quicker than a 128-bit integer one.
+inline size_t Guess(uint64_t key, uint64_t lowest, uint64_t highest, size_t count) {
+  if (key <= lowest || highest <= lowest) return 0;
+  if (key >= highest) return count - 1;
+  const double fraction = static_cast<double>(key - lowest) / static_cast<double>(highest - lowest);
+  return std::min(static_cast<size_t>(fraction * static_cast<double>(count - 1)), count - 1);
+}
+
+}  // namespace interpolated_search_internal
+
+// The first element of [begin, end) whose key_of(element) is greater than
+// `key`, as std::upper_bound(begin, end, key, ...) finds it. The keys must
+// ascend (not necessarily strictly). RandomIt is a random-access iterator;
+// key_of maps an element to its uint64_t key.
+template <typename RandomIt, typename KeyOf>
+RandomIt InterpolatedUpperBound(RandomIt begin, RandomIt end, uint64_t key, KeyOf key_of) {
+  const auto count = static_cast<size_t>(end - begin);
+  // Below a cache line or two of keys a binary search is as quick.
+  if (count <= 8) {
+    return std::partition_point(begin, end,
+                                [&](const auto& element) { return !(key < key_of(element)); });
+  }
+  const uint64_t first_key = key_of(begin[0]);
+  const uint64_t last_key = key_of(begin[count - 1]);
+  if (key < first_key) return begin;
+  if (key >= last_key) return end;
+  return interpolated_search_internal::UpperBoundFrom(
+      begin, count, interpolated_search_internal::Guess(key, first_key, last_key, count), key,
+      key_of);
+}
+
+// The same, for keys known to lie in [lowest, highest]: the guess comes from
+// those bounds rather than from the first and last keys, which spares two
+// loads, often two cache misses (a lookup in the index cache knows a node's
+// fences, between which its separators lie). The bounds steer only the
+// guess: wrong ones cost time, never the answer.
+template <typename RandomIt, typename KeyOf>
+RandomIt InterpolatedUpperBoundWithin(RandomIt begin, RandomIt end, uint64_t key, KeyOf key_of,
+                                      uint64_t lowest, uint64_t highest) {
+  const auto count = static_cast<size_t>(end - begin);
+  if (count <= 8) {
+    return std::partition_point(begin, end,
+                                [&](const auto& element) { return !(key < key_of(element)); });
+  }
+  return interpolated_search_internal::UpperBoundFrom(
+      begin, count, interpolated_search_internal::Guess(key, lowest, highest, count), key, key_of);
+}
+
 // For arrays of the keys themselves.
 template <typename RandomIt>
 RandomIt InterpolatedUpperBound(RandomIt begin, RandomIt end, uint64_t key) {
   return InterpolatedUpperBound(begin, end, key, [](uint64_t value) { return value; });
+}
+template <typename RandomIt>
+RandomIt InterpolatedUpperBoundWithin(RandomIt begin, RandomIt end, uint64_t key, uint64_t lowest,
+                                      uint64_t highest) {
+  return InterpolatedUpperBoundWithin(
+      begin, end, key, [](uint64_t value) { return value; }, lowest, highest);
 }
 
 }  // namespace dmbench

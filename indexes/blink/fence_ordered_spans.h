@@ -31,8 +31,16 @@ class FenceOrderedSpans {
     const size_t chunk = ChunkAtOrBelow(key);
     if (chunk == kNone) return nullptr;
     const std::vector<Span>& spans = chunks_[chunk];
+    // The chunk's low fences lie from its own first one to below the next
+    // chunk's first: bounds at hand in chunk_low_, where the last span's
+    // fence would be a cache miss (InterpolatedUpperBoundWithin).
+    const uint64_t highest =
+        chunk + 1 < chunk_low_.size() ? chunk_low_[chunk + 1] : spans.back().low_fence;
+    const auto after = InterpolatedUpperBoundWithin(
+        spans.begin(), spans.end(), key, [](const Span& span) { return span.low_fence; },
+        chunk_low_[chunk], highest);
     // The chunk's first span is at or below key, so the one found exists.
-    return &*std::prev(AfterLow(spans, key));
+    return &*std::prev(after);
   }
 
   // The span whose low fence is `low`, or nullptr.

@@ -48,8 +48,14 @@ uint64_t IndexCache::EntryBytes(const CachedInternalNode& node) {
 
 size_t IndexCache::SlotFor(const CachedRoutes& routes, uint64_t key) {
   const std::span<const uint64_t> separators = routes.separators();
-  return static_cast<size_t>(InterpolatedUpperBound(separators.begin(), separators.end(), key) -
-                             separators.begin());
+  // The separators lie between the fences, which the routes' header holds:
+  // bounds for the search's guess that spare loading the last separator, a
+  // cache miss. An unbounded high fence says nothing of them.
+  const auto after = routes.high_fence == UINT64_MAX
+                         ? InterpolatedUpperBound(separators.begin(), separators.end(), key)
+                         : InterpolatedUpperBoundWithin(separators.begin(), separators.end(), key,
+                                                        routes.low_fence, routes.high_fence);
+  return static_cast<size_t>(after - separators.begin());
 }
 
 uint64_t IndexCache::SlotHigh(const CachedRoutes& routes, size_t slot) {

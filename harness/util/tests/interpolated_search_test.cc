@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <random>
+#include <utility>
 #include <vector>
 
 namespace dmbench {
@@ -19,10 +20,26 @@ void ExpectUpperBoundAgrees(const std::vector<uint64_t>& sorted, std::mt19937_64
     probes.push_back(value + 1);
   }
   for (int i = 0; i < 64; ++i) probes.push_back(random());
+  // Bounds for the bounded search: the true ones, the widest, and some that
+  // are wrong (too narrow, inverted, random), which may slow it but never
+  // change its answer.
+  const uint64_t first = sorted.empty() ? 0 : sorted.front();
+  const uint64_t last = sorted.empty() ? 0 : sorted.back();
+  const std::vector<std::pair<uint64_t, uint64_t>> bounds = {{first, last},
+                                                             {0, UINT64_MAX},
+                                                             {last, first},
+                                                             {first + (last - first) / 2, last},
+                                                             {random(), random()}};
   for (const uint64_t key : probes) {
     const auto expected = std::upper_bound(sorted.begin(), sorted.end(), key);
     ASSERT_EQ(InterpolatedUpperBound(sorted.begin(), sorted.end(), key), expected)
         << "key " << key << " over " << sorted.size() << " keys";
+    for (const auto& [lowest, highest] : bounds) {
+      ASSERT_EQ(InterpolatedUpperBoundWithin(sorted.begin(), sorted.end(), key, lowest, highest),
+                expected)
+          << "key " << key << " over " << sorted.size() << " keys within [" << lowest << ", "
+          << highest << "]";
+    }
   }
 }
 
