@@ -26,7 +26,7 @@ namespace dmbench::rdma::sim {
 void NicModel::AtomicArrives(Batch& batch, uint32_t index) {
   const GlobalAddress& address = batch.requests[index].remote;
   AtomicBucket& bucket = ResponderNic(address.server).buckets[BucketOf(address)];
-  if (bucket.waiting.empty() && bucket.free_at <= Now()) {
+  if (bucket.queue == kNoQueue && bucket.free_at <= Now()) {
     ExecuteAtomic(batch, index, bucket);
     return;
   }
@@ -48,7 +48,7 @@ void NicModel::AtomicArrives(Batch& batch, uint32_t index) {
 void NicModel::QueueAtBucket(Batch& batch, uint32_t index, AtomicBucket& bucket) {
   const GlobalAddress& address = batch.requests[index].remote;
   batch.waiting_atomic = index;
-  bucket.waiting.push_back(&batch);
+  WaitersOf(ResponderNic(address.server), bucket).push_back(&batch);
   if (!bucket.release_scheduled) {
     bucket.release_scheduled = true;
     events_.Push(std::max(bucket.free_at, Now()), EventKind::kBucketRelease, nullptr,
@@ -64,20 +64,39 @@ void NicModel::Park(Nic& nic, Batch& batch, uint32_t index, bool queued) {
   UnblockUnit(*UnitOf(*batch.client, address.server), Now());
 }
 
+std::vector<NicModel::Batch*>& NicModel::WaitersOf(Nic& nic, AtomicBucket& bucket) {
+  if (bucket.queue == kNoQueue) {
+    if (nic.free_bucket_queues.empty()) {
+      bucket.queue = static_cast<uint32_t>(nic.bucket_queues.size());
+      nic.bucket_queues.emplace_back();
+    } else {
+      bucket.queue = nic.free_bucket_queues.back();
+      nic.free_bucket_queues.pop_back();
+    }
+  }
+  return nic.bucket_queues[bucket.queue];
+}
+
 void NicModel::ReleaseBucket(uint16_t nic, uint32_t bucket_index) {
-  AtomicBucket& bucket = nics_[nic].buckets[bucket_index];
+  Nic& owner = nics_[nic];
+  AtomicBucket& bucket = owner.buckets[bucket_index];
   bucket.release_scheduled = false;
+  std::vector<Batch*>& waiting = WaitersOf(owner, bucket);
   size_t next = 0;
   if (profile_.atomic_bucket_arbitration == BucketArbitration::kRandom) {
-    next = random_.Uniform(bucket.waiting.size());
+    next = random_.Uniform(waiting.size());
   }
-  Batch& batch = *bucket.waiting[next];
-  bucket.waiting.erase(bucket.waiting.begin() + static_cast<std::ptrdiff_t>(next));
+  Batch& batch = *waiting[next];
+  waiting.erase(waiting.begin() + static_cast<std::ptrdiff_t>(next));
   ExecuteAtomic(batch, batch.waiting_atomic, bucket);
-  if (!bucket.waiting.empty()) {
+  // (Looked up again: the atomic's answer may have queued atomics elsewhere.)
+  if (!owner.bucket_queues[bucket.queue].empty()) {
     bucket.release_scheduled = true;
     events_.Push(bucket.free_at, EventKind::kBucketRelease, nullptr, bucket_index, nic);
+    return;
   }
+  owner.free_bucket_queues.push_back(bucket.queue);
+  bucket.queue = kNoQueue;
 }
 
 void NicModel::ExecuteAtomic(Batch& batch, uint32_t index, AtomicBucket& bucket) {
@@ -151,9 +170,11 @@ void NicModel::UnblockUnit(ProcessingUnit& unit, SimTime answered) {
 void NicModel::DropQueuedWork() {
   for (Nic& nic : nics_) {
     for (AtomicBucket& bucket : nic.buckets) {
-      bucket.waiting.clear();
+      bucket.queue = kNoQueue;
       bucket.release_scheduled = false;
     }
+    nic.bucket_queues.clear();
+    nic.free_bucket_queues.clear();
     for (ProcessingUnit& unit : nic.units) {
       unit.waiting.clear();
       unit.blocked = false;

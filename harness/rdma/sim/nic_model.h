@@ -69,11 +69,17 @@ class NicModel {
   void DropQueuedWork();
 
  private:
+  // Addresses whose atomics serialize. 16 bytes: a NIC has thousands, and a
+  // queue object in each (a deque, 80 bytes) made their arrays megabytes and
+  // every atomic's arrival a cache miss, though few buckets ever have waiters.
   struct AtomicBucket {
     SimTime free_at = 0;
-    std::deque<Batch*> waiting;  // batches whose next request is an atomic on this bucket
+    // The batches whose next request is an atomic on this bucket, in arrival
+    // order: queue `queue` of Nic::bucket_queues, or none (kNoQueue).
+    uint32_t queue = kNoQueue;
     bool release_scheduled = false;
   };
+  static constexpr uint32_t kNoQueue = UINT32_MAX;
   // A responder processing unit. Requests of its QPs pass it in order; an
   // atomic blocks it until answered (see nic_atomics.cc).
   struct ProcessingUnit {
@@ -114,6 +120,10 @@ class NicModel {
     SerialResource pcie_to_host;
     SerialResource pcie_to_nic;
     std::vector<AtomicBucket> buckets;
+    // The waiting batches of the buckets that have some, and the queues free
+    // for reuse (AtomicBucket::queue).
+    std::vector<std::vector<Batch*>> bucket_queues;
+    std::vector<uint32_t> free_bucket_queues;
     std::vector<ProcessingUnit> units;
     uint64_t parked_atomics = 0;              // waiting for a bucket, unit released
     std::deque<UnparkedAtomic> slot_waiters;  // in arrival order
@@ -170,6 +180,9 @@ class NicModel {
   void ExecuteAtomic(Batch& batch, uint32_t index, AtomicBucket& bucket);
   // Queues an atomic at its busy bucket (scheduling the bucket's release).
   void QueueAtBucket(Batch& batch, uint32_t index, AtomicBucket& bucket);
+  // The waiters of `bucket` (of `nic`), given a queue if it had none. The
+  // reference lasts until a queue is given to another bucket.
+  static std::vector<Batch*>& WaitersOf(Nic& nic, AtomicBucket& bucket);
   // Moves a waiting atomic off its processing unit into a parking slot;
   // `queued`: it already waits at its bucket.
   void Park(Nic& nic, Batch& batch, uint32_t index, bool queued);
