@@ -68,39 +68,37 @@ inline size_t Guess(uint64_t key, uint64_t lowest, uint64_t highest, size_t coun
 // The first element of [begin, end) whose key_of(element) is greater than
 // `key`, as std::upper_bound(begin, end, key, ...) finds it. The keys must
 // ascend (not necessarily strictly). RandomIt is a random-access iterator;
-// key_of maps an element to its uint64_t key.
+// key_of maps an element to its uint64_t key. The keys are known to lie in
+// [lowest, highest], and the guess comes from those bounds: a caller that
+// knows them spares loading the first and last keys, often two cache misses
+// (a lookup in the index cache knows a node's fences, between which its
+// separators lie). The bounds steer only the guess: wrong ones cost time,
+// never the answer.
 template <typename RandomIt, typename KeyOf>
-RandomIt InterpolatedUpperBound(RandomIt begin, RandomIt end, uint64_t key, KeyOf key_of) {
+RandomIt InterpolatedUpperBoundWithin(RandomIt begin, RandomIt end, uint64_t key, KeyOf key_of,
+                                      uint64_t lowest, uint64_t highest) {
   const auto count = static_cast<size_t>(end - begin);
   // Below a cache line or two of keys a binary search is as quick.
   if (count <= 8) {
     return std::partition_point(begin, end,
                                 [&](const auto& element) { return !(key < key_of(element)); });
   }
+  return interpolated_search_internal::UpperBoundFrom(
+      begin, count, interpolated_search_internal::Guess(key, lowest, highest, count), key, key_of);
+}
+
+// The same, bounded by the array's first and last keys, which also answer
+// the keys outside them.
+template <typename RandomIt, typename KeyOf>
+RandomIt InterpolatedUpperBound(RandomIt begin, RandomIt end, uint64_t key, KeyOf key_of) {
+  const auto count = static_cast<size_t>(end - begin);
+  // (Below 9 keys the search bisects and reads no bounds.)
+  if (count <= 8) return InterpolatedUpperBoundWithin(begin, end, key, key_of, 0, UINT64_MAX);
   const uint64_t first_key = key_of(begin[0]);
   const uint64_t last_key = key_of(begin[count - 1]);
   if (key < first_key) return begin;
   if (key >= last_key) return end;
-  return interpolated_search_internal::UpperBoundFrom(
-      begin, count, interpolated_search_internal::Guess(key, first_key, last_key, count), key,
-      key_of);
-}
-
-// The same, for keys known to lie in [lowest, highest]: the guess comes from
-// those bounds rather than from the first and last keys, which spares two
-// loads, often two cache misses (a lookup in the index cache knows a node's
-// fences, between which its separators lie). The bounds steer only the
-// guess: wrong ones cost time, never the answer.
-template <typename RandomIt, typename KeyOf>
-RandomIt InterpolatedUpperBoundWithin(RandomIt begin, RandomIt end, uint64_t key, KeyOf key_of,
-                                      uint64_t lowest, uint64_t highest) {
-  const auto count = static_cast<size_t>(end - begin);
-  if (count <= 8) {
-    return std::partition_point(begin, end,
-                                [&](const auto& element) { return !(key < key_of(element)); });
-  }
-  return interpolated_search_internal::UpperBoundFrom(
-      begin, count, interpolated_search_internal::Guess(key, lowest, highest, count), key, key_of);
+  return InterpolatedUpperBoundWithin(begin, end, key, key_of, first_key, last_key);
 }
 
 // For arrays of the keys themselves.

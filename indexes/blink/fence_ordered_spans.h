@@ -36,9 +36,8 @@ class FenceOrderedSpans {
     // fence would be a cache miss (InterpolatedUpperBoundWithin).
     const uint64_t highest =
         chunk + 1 < chunk_low_.size() ? chunk_low_[chunk + 1] : spans.back().low_fence;
-    const auto after = InterpolatedUpperBoundWithin(
-        spans.begin(), spans.end(), key, [](const Span& span) { return span.low_fence; },
-        chunk_low_[chunk], highest);
+    const auto after = InterpolatedUpperBoundWithin(spans.begin(), spans.end(), key, LowFenceOf,
+                                                    chunk_low_[chunk], highest);
     // The chunk's first span is at or below key, so the one found exists.
     return &*std::prev(after);
   }
@@ -118,12 +117,13 @@ class FenceOrderedSpans {
  private:
   static constexpr size_t kNone = ~size_t{0};
 
+  static uint64_t LowFenceOf(const Span& span) { return span.low_fence; }
+
   // The first span of `spans` whose low fence is above key. Fences of a
   // dense key space lie near a line, so the search interpolates.
   template <typename Spans>
   static auto AfterLow(Spans& spans, uint64_t key) {
-    return InterpolatedUpperBound(spans.begin(), spans.end(), key,
-                                  [](const Span& span) { return span.low_fence; });
+    return InterpolatedUpperBound(spans.begin(), spans.end(), key, LowFenceOf);
   }
 
   // The last chunk whose first low fence is <= key, or kNone.

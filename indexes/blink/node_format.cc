@@ -26,16 +26,27 @@ constexpr uint32_t kLowFenceOffset = 20;
 constexpr uint64_t kKeySalt = 0x6B6579;    // "key"
 constexpr uint64_t kValueSalt = 0x76616C;  // "val"
 
-// A key or value `width` bytes wide at `at`, contiguous: the word, then the
-// padding pattern (see NodeFormat::WritePadded).
-[[gnu::always_inline]] inline void StorePadded(uint8_t* at, uint64_t word, uint32_t width,
-                                               uint64_t salt) {
-  std::memcpy(at, &word, 8);
+// A key or value `width` bytes wide that carries `word`, piece by piece:
+// calls piece(offset, bytes, length) for the word at offset 0, then for each
+// piece of the padding pattern after it (see NodeFormat::WritePadded). The
+// one definition of the pattern, for every writer and for PaddingIntact.
+template <typename Piece>
+[[gnu::always_inline]] inline void ForEachPaddedPiece(uint64_t word, uint32_t width, uint64_t salt,
+                                                      Piece&& piece) {
+  piece(0, &word, 8);
   uint64_t state = word ^ salt;
   for (uint32_t offset = 8; offset < width; offset += 8) {
     const uint64_t pattern = SplitMix64(state);
-    std::memcpy(at + offset, &pattern, std::min<uint32_t>(8, width - offset));
+    piece(offset, &pattern, std::min<uint32_t>(8, width - offset));
   }
+}
+
+// The same, written to `at`, contiguous.
+[[gnu::always_inline]] inline void StorePadded(uint8_t* at, uint64_t word, uint32_t width,
+                                               uint64_t salt) {
+  ForEachPaddedPiece(word, width, salt, [at](uint32_t offset, const void* bytes, uint32_t length) {
+    std::memcpy(at + offset, bytes, length);
+  });
 }
 
 }  // namespace
@@ -137,25 +148,21 @@ std::vector<uint32_t> NodeFormat::PlaceEntries(uint32_t first, uint32_t end,
     StorePadded(node + Physical(logical), word, width, salt);
     return;
   }
-  WriteLogical(node, logical, &word, 8);
-  uint64_t state = word ^ salt;
-  for (uint32_t at = 8; at < width; at += 8) {
-    const uint64_t pattern = SplitMix64(state);
-    WriteLogical(node, logical + at, &pattern, std::min<uint32_t>(8, width - at));
-  }
+  ForEachPaddedPiece(word, width, salt, [&](uint32_t offset, const void* bytes, uint32_t length) {
+    WriteLogical(node, logical + offset, bytes, length);
+  });
 }
 
 bool NodeFormat::PaddingIntact(const uint8_t* node, uint32_t logical, uint64_t word, uint32_t width,
                                uint64_t salt) const {
-  uint64_t state = word ^ salt;
-  for (uint32_t at = 8; at < width; at += 8) {
-    const uint64_t pattern = SplitMix64(state);
+  bool intact = true;
+  ForEachPaddedPiece(word, width, salt, [&](uint32_t offset, const void* bytes, uint32_t length) {
+    if (offset == 0) return;  // the word itself, which the caller read
     uint64_t stored = 0;
-    const uint32_t length = std::min<uint32_t>(8, width - at);
-    ReadLogical(node, logical + at, &stored, length);
-    if (std::memcmp(&stored, &pattern, length) != 0) return false;
-  }
-  return true;
+    ReadLogical(node, logical + offset, &stored, length);
+    intact = intact && std::memcmp(&stored, bytes, length) == 0;
+  });
+  return intact;
 }
 
 uint8_t NodeFormat::NextVersion(uint8_t version) const {
