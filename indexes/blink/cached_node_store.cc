@@ -47,13 +47,14 @@ uint64_t ContentHash(const CachedInternalNode& node) {
 
 bool SameContent(const CachedRoutes& routes, const CachedInternalNode& node) {
   if (routes.address != node.address || routes.low_fence != node.low_fence ||
-      routes.high_fence != node.high_fence || routes.separators().size() != node.children.size() ||
+      routes.high_fence != node.high_fence || routes.separator_count() != node.children.size() ||
       routes.child(0) != node.leftmost_child) {
     return false;
   }
+  const std::span<const CachedRoutes::Branch> branches = routes.branches();
   for (size_t i = 0; i < node.children.size(); ++i) {
-    if (routes.separators()[i] != node.children[i].first ||
-        routes.child(i + 1) != node.children[i].second) {
+    if (branches[i].separator != node.children[i].first ||
+        branches[i].child != node.children[i].second.Pack()) {
       return false;
     }
   }
@@ -63,9 +64,9 @@ bool SameContent(const CachedRoutes& routes, const CachedInternalNode& node) {
 }  // namespace
 
 size_t CachedRoutes::AllocationBytes(size_t separators) {
-  // The arrays follow the header unpadded.
-  static_assert(sizeof(CachedRoutes) % alignof(uint64_t) == 0);
-  return sizeof(CachedRoutes) + (2 * separators + 1) * sizeof(uint64_t);
+  // The branches follow the header unpadded.
+  static_assert(sizeof(CachedRoutes) % alignof(Branch) == 0);
+  return sizeof(CachedRoutes) + separators * sizeof(Branch);
 }
 
 CachedRoutes* CachedRoutes::Create(const CachedInternalNode& node) {
@@ -83,13 +84,11 @@ CachedRoutes* CachedRoutes::Create(const CachedInternalNode& node) {
   routes->address = node.address;
   routes->low_fence = node.low_fence;
   routes->high_fence = node.high_fence;
+  routes->leftmost_child_ = node.leftmost_child.Pack();
   routes->separator_count_ = static_cast<uint32_t>(count);
-  auto* separators = const_cast<uint64_t*>(routes->SeparatorData());
-  auto* children = const_cast<uint64_t*>(routes->ChildData());
-  children[0] = node.leftmost_child.Pack();
+  auto* branches = const_cast<Branch*>(BranchesOf(routes));
   for (size_t i = 0; i < count; ++i) {
-    separators[i] = node.children[i].first;
-    children[i + 1] = node.children[i].second.Pack();
+    branches[i] = {node.children[i].first, node.children[i].second.Pack()};
   }
   return routes;
 }

@@ -28,29 +28,44 @@ namespace dmbench::indexes {
 struct CachedInternalNode;
 
 // The routing part of a cached node, laid out for lookups in one
-// allocation: this header, then the separators, then the children. A lookup
-// loads the fences, binary-searches the separators and reads one child; with
-// the arrays beside the header rather than behind two more pointers, that is
-// one or two CPU cache lines fewer, and those were misses in a simulation's
-// working set. The children are packed host addresses (GlobalAddress::Pack),
-// 8 bytes where a GlobalAddress takes 16: a third of the store's memory at the
-// paper's scale. child(0) is the leftmost child, covering [low_fence,
-// separators()[0]); child(i) covers [separators()[i - 1], separators()[i])
-// and the last one up to high_fence.
+// allocation: this header, then its branches, each a separator beside the
+// child to its right. A lookup searches the separators and reads one child;
+// the child it wants (the one right of the last separator at or below its
+// key) shares a CPU cache line with the separator the search read last, so
+// no load waits for another line of children. child(0) is the leftmost
+// child, covering [low_fence, separator(0)); child(i) covers
+// [separator(i - 1), separator(i)) and the last one up to high_fence. The
+// children are packed host addresses (GlobalAddress::Pack), 8 bytes where a
+// GlobalAddress takes 16: a third of the store's memory at the paper's scale.
 //
-// Built by Create and freed by Destroy, never by new or delete: the arrays
+// Built by Create and freed by Destroy, never by new or delete: the branches
 // live past the end of the object.
 class CachedRoutes {
  public:
+  struct Branch {
+    uint64_t separator;
+    uint64_t child;  // packed
+  };
+
   // Throws std::invalid_argument if a child is not a host address.
   static CachedRoutes* Create(const CachedInternalNode& node);
   static void Destroy(const CachedRoutes* routes);
   CachedRoutes(const CachedRoutes&) = delete;
   CachedRoutes& operator=(const CachedRoutes&) = delete;
 
-  std::span<const uint64_t> separators() const { return {SeparatorData(), separator_count_}; }
+  // The branches of `routes`, found without loading its header: a caller
+  // that keeps the separator count elsewhere (IndexCache's spans) starts its
+  // search while the header's line is still on its way.
+  static const Branch* BranchesOf(const CachedRoutes* routes) {
+    return reinterpret_cast<const Branch*>(routes + 1);
+  }
+  std::span<const Branch> branches() const { return {BranchesOf(this), separator_count_}; }
+  size_t separator_count() const { return separator_count_; }
+  uint64_t separator(size_t i) const { return BranchesOf(this)[i].separator; }
   size_t child_count() const { return separator_count_ + size_t{1}; }
-  rdma::GlobalAddress child(size_t i) const { return rdma::GlobalAddress::Unpack(ChildData()[i]); }
+  rdma::GlobalAddress child(size_t i) const {
+    return rdma::GlobalAddress::Unpack(i == 0 ? leftmost_child_ : BranchesOf(this)[i - 1].child);
+  }
 
   rdma::GlobalAddress address;
   uint64_t low_fence = 0;
@@ -60,9 +75,8 @@ class CachedRoutes {
   CachedRoutes() = default;
   ~CachedRoutes() = default;
   static size_t AllocationBytes(size_t separators);
-  const uint64_t* SeparatorData() const { return reinterpret_cast<const uint64_t*>(this + 1); }
-  const uint64_t* ChildData() const { return SeparatorData() + separator_count_; }
 
+  uint64_t leftmost_child_ = 0;  // packed
   uint32_t separator_count_ = 0;
 };
 

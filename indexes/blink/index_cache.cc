@@ -46,20 +46,24 @@ uint64_t IndexCache::EntryBytes(const CachedInternalNode& node) {
   return kEntryRecordBytes + node.children.size() * sizeof(Child) + kIndexOverheadBytes;
 }
 
-size_t IndexCache::SlotFor(const CachedRoutes& routes, uint64_t key) {
-  const std::span<const uint64_t> separators = routes.separators();
-  // The separators lie between the fences, which the routes' header holds:
-  // bounds for the search's guess that spare loading the last separator, a
-  // cache miss. An unbounded high fence says nothing of them.
-  const auto after = routes.high_fence == UINT64_MAX
-                         ? InterpolatedUpperBound(separators.begin(), separators.end(), key)
-                         : InterpolatedUpperBoundWithin(separators.begin(), separators.end(), key,
-                                                        routes.low_fence, routes.high_fence);
-  return static_cast<size_t>(after - separators.begin());
+size_t IndexCache::SlotFor(const Span& span, uint64_t key) {
+  // The separators lie between the fences, which the span holds as the
+  // routes' header does: bounds for the search's guess that spare loading
+  // the last separator, a cache miss. An unbounded high fence says nothing
+  // of them.
+  const CachedRoutes::Branch* const begin = CachedRoutes::BranchesOf(span.routes);
+  const CachedRoutes::Branch* const end = begin + span.separator_count;
+  const auto separator_of = [](const CachedRoutes::Branch& branch) { return branch.separator; };
+  const CachedRoutes::Branch* const after =
+      span.high_fence == UINT64_MAX
+          ? InterpolatedUpperBound(begin, end, key, separator_of)
+          : InterpolatedUpperBoundWithin(begin, end, key, separator_of, span.low_fence,
+                                         span.high_fence);
+  return static_cast<size_t>(after - begin);
 }
 
 uint64_t IndexCache::SlotHigh(const CachedRoutes& routes, size_t slot) {
-  return slot < routes.separators().size() ? routes.separators()[slot] : routes.high_fence;
+  return slot < routes.separator_count() ? routes.separator(slot) : routes.high_fence;
 }
 
 const IndexCache::Span* IndexCache::FindCoveringLocked(uint64_t key) const {
@@ -86,7 +90,7 @@ std::optional<CacheRoute> IndexCache::FindLeaf(uint64_t key) {
   Touch(*span);
   hits_.fetch_add(1, std::memory_order_relaxed);
   const CachedRoutes& routes = *span->routes;
-  return CacheRoute{routes.child(SlotFor(routes, key)), routes.address};
+  return CacheRoute{routes.child(SlotFor(*span, key)), routes.address};
 }
 
 IndexCache::LeafRange IndexCache::FindLeaves(uint64_t from, uint64_t to, size_t max_leaves) {
@@ -96,13 +100,13 @@ IndexCache::LeafRange IndexCache::FindLeaves(uint64_t from, uint64_t to, size_t 
   const Span* span = FindCoveringLocked(from);
   if (span == nullptr) return result;
   Touch(*span);
-  size_t slot = SlotFor(*span->routes, from);
+  size_t slot = SlotFor(*span, from);
   while (true) {
     const CachedRoutes& routes = *span->routes;
     result.leaves.push_back(routes.child(slot));
     result.covered_until = SlotHigh(routes, slot);
     if (result.covered_until >= to || result.leaves.size() >= max_leaves) break;
-    if (++slot <= routes.separators().size()) continue;
+    if (++slot <= routes.separator_count()) continue;
     // Coverage continues only into an entry that starts exactly where this
     // one ends; anything else is a gap the caller must fill remotely.
     span = by_low_fence_.Find(routes.high_fence);
@@ -135,7 +139,7 @@ void IndexCache::Insert(const CachedInternalNode& node) {
 
   // A new entry counts as just used, or it would be the likeliest next victim.
   const uint64_t now = clock_.fetch_add(1, std::memory_order_relaxed) + 1;
-  by_low_fence_.Insert(Span{low, high, routes.get(), now});
+  by_low_fence_.Insert(Span{low, high, routes.get(), static_cast<uint32_t>(routes->separator_count()), now});
   slot_by_address_.Put(node.address.Pack(), entries_.size());
   entries_.push_back(Entry{std::move(routes), bytes});
   bytes_ += bytes;

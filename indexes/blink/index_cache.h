@@ -130,12 +130,12 @@ class IndexCache {
   // The slot of the entry at `address`, which must be held.
   size_t SlotOfLocked(rdma::GlobalAddress address) const;
 
-  // The child slot of `entry` that covers `key` (0 = leftmost child) and the
-  // leaf it names.
-  static size_t SlotFor(const CachedRoutes& routes, uint64_t key);
+  struct Span;
+  // The child slot of the span's entry that covers `key` (0 = leftmost
+  // child), which must lie in the span.
+  static size_t SlotFor(const Span& span, uint64_t key);
   static uint64_t SlotHigh(const CachedRoutes& routes, size_t slot);
   // The entry covering key, or null; callers hold mutex_ in either mode.
-  struct Span;
   const Span* FindCoveringLocked(uint64_t key) const;
   void Touch(const Span& span);
   // The last use of a held entry; callers hold mutex_ exclusively.
@@ -149,11 +149,14 @@ class IndexCache {
   // them. Sorted arrays rather than a tree: every lookup binary-searches
   // them, and contiguous memory spares the pointer chase through thousands
   // of nodes. The high fence is kept beside it, so that a lookup that misses
-  // touches no entry.
+  // touches no entry, and the separator count too, so that a lookup that
+  // hits finds its child without first waiting for the entry's header: the
+  // search's loads and the header's go out together.
   struct Span {
     uint64_t low_fence;
     uint64_t high_fence;
     const CachedRoutes* routes;  // the entry's
+    uint32_t separator_count;    // routes->separator_count()
     // The entry's last use, on the clock_. Kept here, not in the entry, so
     // that a lookup writes the line it has just read instead of missing on
     // another (the entry is usually a cache miss in a simulation's working

@@ -411,11 +411,13 @@ TEST(CachedRoutesTest, CreateLaysOutTheNodesRoutesInOneBlock) {
     EXPECT_EQ(routes->address, node.address);
     EXPECT_EQ(routes->low_fence, 900u);
     EXPECT_EQ(routes->high_fence, 2000u);
-    ASSERT_EQ(routes->separators().size(), separators);
+    ASSERT_EQ(routes->separator_count(), separators);
+    ASSERT_EQ(routes->branches().size(), separators);
     ASSERT_EQ(routes->child_count(), separators + 1);
     EXPECT_EQ(routes->child(0), node.leftmost_child);
     for (size_t i = 0; i < separators; ++i) {
-      EXPECT_EQ(routes->separators()[i], node.children[i].first);
+      EXPECT_EQ(routes->separator(i), node.children[i].first);
+      EXPECT_EQ(routes->branches()[i].separator, node.children[i].first);
       EXPECT_EQ(routes->child(i + 1), node.children[i].second);
     }
     CachedRoutes::Destroy(routes);

@@ -53,6 +53,18 @@ TEST(SerialResource, LaterWorkFillsAGapThatFitsAndSkipsOneThatDoesNot) {
   EXPECT_EQ(resource.Serve(55, 40, 0), 100);   // and exactly 60..100 left
 }
 
+TEST(SerialResource, TakesTheEarliestOfSeveralGapsThatFit) {
+  SerialResource resource;
+  EXPECT_EQ(resource.Serve(100, 10, 0), 110);  // three reservations ahead,
+  EXPECT_EQ(resource.Serve(200, 10, 0), 210);  // each with a gap before it
+  EXPECT_EQ(resource.Serve(300, 10, 0), 310);
+  EXPECT_EQ(resource.Serve(105, 5, 0), 115);  // fits after the first
+  EXPECT_EQ(resource.Serve(50, 5, 0), 55);    // fits before the first
+  EXPECT_EQ(resource.Serve(55, 50, 0), 165);  // only after the first's 115
+  EXPECT_EQ(resource.Serve(0, 0, 0), 0);      // idle at once
+  EXPECT_EQ(resource.Serve(52, 0, 0), 55);    // waits out the work at 50
+}
+
 TEST(SerialResource, ZeroServiceWaitsForAnIdleInstantAndReservesNothing) {
   SerialResource resource;
   EXPECT_EQ(resource.Serve(10, 20, 0), 30);
