@@ -55,10 +55,9 @@ size_t IndexCache::SlotFor(const Span& span, uint64_t key) {
   const CachedRoutes::Branch* const end = begin + span.separator_count;
   const auto separator_of = [](const CachedRoutes::Branch& branch) { return branch.separator; };
   const CachedRoutes::Branch* const after =
-      span.high_fence == UINT64_MAX
-          ? InterpolatedUpperBound(begin, end, key, separator_of)
-          : InterpolatedUpperBoundWithin(begin, end, key, separator_of, span.low_fence,
-                                         span.high_fence);
+      span.high_fence == UINT64_MAX ? InterpolatedUpperBound(begin, end, key, separator_of)
+                                    : InterpolatedUpperBoundWithin(begin, end, key, separator_of,
+                                                                   span.low_fence, span.high_fence);
   return static_cast<size_t>(after - begin);
 }
 
@@ -139,7 +138,8 @@ void IndexCache::Insert(const CachedInternalNode& node) {
 
   // A new entry counts as just used, or it would be the likeliest next victim.
   const uint64_t now = clock_.fetch_add(1, std::memory_order_relaxed) + 1;
-  by_low_fence_.Insert(Span{low, high, routes.get(), static_cast<uint32_t>(routes->separator_count()), now});
+  by_low_fence_.Insert(
+      Span{low, high, routes.get(), static_cast<uint32_t>(routes->separator_count()), now});
   slot_by_address_.Put(node.address.Pack(), entries_.size());
   entries_.push_back(Entry{std::move(routes), bytes});
   bytes_ += bytes;
