@@ -6,7 +6,10 @@
 // 1 B keys a cold cache grows to hundreds of thousands of entries and the
 // shifts were a fifth of a simulation's time, the reallocations another tenth.
 // Chunks bound a shift to one chunk and keep what a lookup touches contiguous
-// (two binary searches, the first over an array a hundredth the size).
+// (two searches, the first over an array a sixty-fourth the size). A chunk
+// holds 64 spans: a cache that fills inserts into a chunk nobody has touched
+// lately, and the shift of 256 spans (half of them on average, 4 KiB) missed
+// on every line it moved, 7% of a 10 M-key simulation's CPU cache misses.
 //
 // `Span` has uint64_t low_fence and high_fence; spans do not overlap, so no
 // two share a low fence. A pointer returned here stays valid until the next
@@ -112,7 +115,7 @@ class FenceOrderedSpans {
 
   size_t chunks() const { return chunks_.size(); }
 
-  static constexpr size_t kChunkSpans = 256;
+  static constexpr size_t kChunkSpans = 64;
 
  private:
   static constexpr size_t kNone = ~size_t{0};
