@@ -52,10 +52,6 @@ uint64_t KeySpace::BulkloadedKey(uint64_t index) const {
   return bulkloaded_.At(index);
 }
 
-uint64_t KeySpace::BulkloadValue(uint64_t value_seed, uint64_t key) {
-  return 1 + DeriveSeed(value_seed, key) % kMaxBulkloadValue;
-}
-
 std::vector<std::pair<uint64_t, uint64_t>> KeySpace::BulkloadEntries(uint64_t value_seed) const {
   std::vector<std::pair<uint64_t, uint64_t>> entries;
   entries.reserve(bulkloaded_.count());

@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "harness/util/random.h"
 #include "workloads/bulkloaded_keys.h"
 #include "workloads/key_scrambler.h"
 #include "workloads/workload_spec.h"
@@ -71,8 +72,12 @@ class KeySpace {
   // (std::out_of_range otherwise). Lets a caller pick a bulkloaded key in O(1).
   uint64_t BulkloadedKey(uint64_t index) const;
   // The value the bulkload stores under `key`: a function of (value_seed, key) in
-  // [1, kMaxBulkloadValue], so a checker can recompute it.
-  static uint64_t BulkloadValue(uint64_t value_seed, uint64_t key);
+  // [1, kMaxBulkloadValue], so a checker can recompute it. Inline: a node
+  // built on first touch computes one per key, and the calls kept its keys'
+  // multiplications from overlapping.
+  static uint64_t BulkloadValue(uint64_t value_seed, uint64_t key) {
+    return 1 + DeriveSeed(value_seed, key) % kMaxBulkloadValue;
+  }
   // Every bulkloaded key with its BulkloadValue, sorted by strictly increasing key, ready for an
   // index's bulkload. Takes O(N) time.
   std::vector<std::pair<uint64_t, uint64_t>> BulkloadEntries(uint64_t value_seed) const;
