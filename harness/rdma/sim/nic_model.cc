@@ -42,6 +42,12 @@ NicModel::NicModel(const NicProfile& profile, const Topology& topology, SimClust
       post_request_(Nanoseconds(profile.cpu_post_request_ns)),
       doorbell_spinner_(Nanoseconds(profile.cpu_doorbell_spinner_ns)),
       wqe_miss_(Nanoseconds(profile.wqe_miss_ns)) {
+  wire_times_.resize(kTabledBytes);
+  pcie_times_.resize(kTabledBytes);
+  for (uint64_t bytes = 0; bytes < kTabledBytes; ++bytes) {
+    wire_times_[bytes] = WireTime(profile, bytes);
+    pcie_times_[bytes] = PcieTransferTime(profile, bytes);
+  }
   // Machine i carries memory server i and, when co-located, compute server i.
   const uint32_t nic_count = topology.colocated
                                  ? topology.memory_servers

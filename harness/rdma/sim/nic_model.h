@@ -68,6 +68,9 @@ class NicModel {
   // Forgets all queued work (after a failed run), keeping when resources free up.
   void DropQueuedWork();
 
+  // What each of a memory server's NicProfile::atomic_buckets costs, waiters aside.
+  static constexpr size_t kBytesPerAtomicBucket = 16;
+
  private:
   // Addresses whose atomics serialize. 16 bytes: a NIC has thousands, and a
   // queue object in each (a deque, 80 bytes) made their arrays megabytes and
@@ -80,6 +83,7 @@ class NicModel {
     bool release_scheduled = false;
   };
   static constexpr uint32_t kNoQueue = UINT32_MAX;
+  static_assert(sizeof(AtomicBucket) == kBytesPerAtomicBucket);
   // A responder processing unit. Requests of its QPs pass it in order; an
   // atomic blocks it until answered (see nic_atomics.cc).
   struct ProcessingUnit {
@@ -204,9 +208,17 @@ class NicModel {
     if (!units_modelled_) return nullptr;
     return &ResponderNic(server).units[QueuePairOf(client, server).unit];
   }
-  // Stage prices shared with UnloadedReadTime (unloaded_timing.h).
-  SimTime Wire(uint64_t payload_bytes) const { return WireTime(profile_, payload_bytes); }
-  SimTime PcieTransfer(uint64_t bytes) const { return PcieTransferTime(profile_, bytes); }
+  // Stage prices shared with UnloadedReadTime (unloaded_timing.h), from
+  // tables for the sizes verbs carry: each price is a division or two, and
+  // a verb asks for three or four.
+  SimTime Wire(uint64_t payload_bytes) const {
+    return payload_bytes < kTabledBytes ? wire_times_[payload_bytes]
+                                        : WireTime(profile_, payload_bytes);
+  }
+  SimTime PcieTransfer(uint64_t bytes) const {
+    return bytes < kTabledBytes ? pcie_times_[bytes] : PcieTransferTime(profile_, bytes);
+  }
+  static constexpr uint64_t kTabledBytes = 4097;  // a 4 KiB node's READ and below
   uint32_t BucketOf(const GlobalAddress& address) const {
     return static_cast<uint32_t>(address.offset & (profile_.atomic_buckets - 1));
   }
@@ -223,6 +235,8 @@ class NicModel {
   SimTime outbound_service_, inbound_service_, nic_latency_, link_latency_;
   SimTime pcie_read_latency_, pcie_write_latency_, on_chip_access_, atomic_on_chip_;
   SimTime doorbell_, post_request_, doorbell_spinner_, wqe_miss_;
+  // WireTime and PcieTransferTime of [0, kTabledBytes) bytes.
+  std::vector<SimTime> wire_times_, pcie_times_;
 
   std::vector<Nic> nics_;
   std::vector<uint16_t> compute_nic_;

@@ -39,7 +39,7 @@ TEST(UnloadedTiming, ReadMatchesTheSimulatedFabric) {
   jumbo.link_packet_overhead_bytes = 100;
   jumbo.pcie_bandwidth_gbps = 16;
   for (const NicProfile& profile : {DefaultProfile(), jumbo}) {
-    for (const uint32_t bytes : {8u, 1024u, 4097u, 65536u}) {
+    for (const uint32_t bytes : {8u, 1024u, 4096u, 4097u, 65536u}) {
       SCOPED_TRACE(::testing::Message() << bytes << " B, MTU " << profile.link_mtu_bytes);
       ExpectSame(MeasuredRead(testing::SmallTopology(2, 1, 1), profile, 1, bytes),
                  UnloadedReadTime(profile, bytes, ReadPath::kRemote));
