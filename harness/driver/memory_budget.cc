@@ -4,13 +4,13 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <deque>
 #include <fstream>
 #include <limits>
 #include <string>
 
 #include "harness/driver/backend_fabrics.h"
 #include "harness/rdma/errors.h"
+#include "harness/rdma/sim/nic_model.h"
 #include "indexes/blink/key_address_cache.h"
 
 namespace dmbench::driver {
@@ -80,10 +80,8 @@ uint64_t RunMemoryLowerBound(const RunConfig& config, uint64_t atomic_buckets) {
     // cost the list of them each memory server is handed (8 bytes a node)
     // while it turns them into runs; written up front, their bytes.
     bytes += config.backend.deferred_bulkload ? nodes * 8 : keys * entry_bytes;
-    // A bucket holds at least its free time and its queue of waiters.
-    constexpr long double kBucketBytes = sizeof(int64_t) + sizeof(std::deque<void*>);
-    bytes +=
-        static_cast<long double>(config.topology.memory_servers) * atomic_buckets * kBucketBytes;
+    bytes += static_cast<long double>(config.topology.memory_servers) * atomic_buckets *
+             rdma::sim::NicModel::kBytesPerAtomicBucket;
   }
   return bytes >= 1.8e19L ? UINT64_MAX : static_cast<uint64_t>(bytes);
 }
