@@ -208,9 +208,9 @@ void NicModel::ScheduleResponder(Batch& batch, uint32_t from, bool reads_at_resu
       SimTime window = on_chip_access_;
       SimTime end = start + on_chip_access_;
       if (host) {
-        window = pcie_read_latency_ + PcieTransfer(request.length);
-        end = responder.pcie_to_nic.Serve(start + pcie_read_latency_, PcieTransfer(request.length),
-                                          now);
+        const SimTime transfer = PcieTransfer(request.length);
+        window = pcie_read_latency_ + transfer;
+        end = responder.pcie_to_nic.Serve(start + pcie_read_latency_, transfer, now);
       }
       region.NoteReadWindow(window);
       region.PrepareRead(request.remote.offset);
