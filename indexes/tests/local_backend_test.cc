@@ -3,9 +3,11 @@
 // consistency checker. Built and run under ThreadSanitizer by ae/test.sh.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <string>
+#include <vector>
 
 #include "harness/rdma/errors.h"
 #include "harness/rdma/local/local_cluster.h"
@@ -88,6 +90,47 @@ TEST(LocalBackend, AReadNeverTearsInsideACacheline) {
   EXPECT_EQ(reads_torn_inside_a_line.load(), 0u);
   // Not asserted (timing-dependent), but tearing between lines is allowed.
   RecordProperty("reads_that_mixed_lines", std::to_string(reads_that_mixed_lines.load()));
+}
+
+// A WRITE lands at one instant for READs (local_cluster.h): a READ may see
+// old lines, then new ones, but never pass a WRITE under way and see a later
+// line older than an earlier one. Several readers and a long region make a
+// READ queue behind the WRITE's line lock, then run ahead of it, often. 80
+// lines take the path of a bulk WRITE, which shuts READs out instead.
+TEST(LocalBackend, AReadNeverPassesAWriteUnderWay) {
+  for (const uint64_t lines : {32, 80}) {
+    rdma::local::LocalCluster cluster(Threads(1, 4));
+    constexpr uint64_t kWordsPerLine = 8;
+    std::atomic<uint32_t> readers_done{0};
+    std::atomic<uint64_t> reads_that_passed_a_write{0};
+    std::atomic<uint64_t> reads_that_mixed_lines{0};
+    cluster.RunClients([&](rdma::Client& client) {
+      const auto region = rdma::GlobalAddress::Host(0, kWord);
+      std::vector<uint64_t> words(lines * kWordsPerLine);
+      const auto bytes = static_cast<uint32_t>(words.size() * sizeof(uint64_t));
+      if (client.location().index == 0) {
+        for (uint64_t round = 1; readers_done.load() < 3; ++round) {
+          std::fill(words.begin(), words.end(), round);
+          client.Write(region, words.data(), bytes);
+        }
+        return;
+      }
+      for (int i = 0; i < 5000; ++i) {
+        client.Read(region, words.data(), bytes);
+        for (uint64_t line = 1; line < lines; ++line) {
+          if (words[line * kWordsPerLine] < words[(line - 1) * kWordsPerLine]) {
+            reads_that_passed_a_write.fetch_add(1);
+            break;
+          }
+        }
+        if (words.front() != words.back()) reads_that_mixed_lines.fetch_add(1);
+      }
+      readers_done.fetch_add(1);
+    });
+    EXPECT_EQ(reads_that_passed_a_write.load(), 0u) << lines << " lines";
+    RecordProperty("reads_that_mixed_lines_" + std::to_string(lines),
+                   std::to_string(reads_that_mixed_lines.load()));
+  }
 }
 
 TEST(LocalBackend, ConcurrentAtomicsLoseNothing) {

@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -20,6 +21,9 @@ namespace {
 constexpr uint32_t kMaxThreads = 512;
 constexpr uintptr_t kLineBytes = 64;
 constexpr size_t kLineLockStripes = 4096;
+// A WRITE over more lines than this is a bulk one (LandWrite). ThreadSanitizer
+// follows at most 64 locks held at once.
+constexpr size_t kMaxStripesPerWrite = 32;
 
 bool Aligned(const void* pointer) { return reinterpret_cast<uintptr_t>(pointer) % 8 == 0; }
 
@@ -139,16 +143,20 @@ uint8_t* LocalCluster::Memory(const GlobalAddress& address) {
   return reinterpret_cast<uint8_t*>(on_chip_memory_[address.server].get()) + address.offset;
 }
 
-std::mutex& LocalCluster::LineLock(const uint8_t* line_start) {
+uint32_t LocalCluster::Stripe(const uint8_t* line_start) {
   const uintptr_t line = reinterpret_cast<uintptr_t>(line_start) / kLineBytes;
-  return line_locks_[line % kLineLockStripes];
+  return static_cast<uint32_t>(line % kLineLockStripes);
+}
+
+std::mutex& LocalCluster::LineLock(const uint8_t* line_start) {
+  return line_locks_[Stripe(line_start)];
 }
 
 void LocalCluster::Execute(WorkRequest& request) {
   uint8_t* remote = Memory(request.remote);
   switch (request.verb) {
-    case Verb::kRead:
-    case Verb::kWrite: {
+    case Verb::kRead: {
+      std::shared_lock gate(bulk_gate_);
       auto* local = static_cast<uint8_t*>(request.local);
       for (size_t done = 0; done < request.length;) {
         // Lines are counted from the start of the memory space, as the
@@ -157,15 +165,14 @@ void LocalCluster::Execute(WorkRequest& request) {
         const size_t into_line = (request.remote.offset + done) % kLineBytes;
         const size_t length = std::min<size_t>(kLineBytes - into_line, request.length - done);
         std::lock_guard lock(LineLock(at - into_line));
-        if (request.verb == Verb::kRead) {
-          ReadRemote(at, local + done, length);
-        } else {
-          WriteRemote(at, local + done, length);
-        }
+        ReadRemote(at, local + done, length);
         done += length;
       }
       return;
     }
+    case Verb::kWrite:
+      LandWrite(remote, request);
+      return;
     case Verb::kFetchAndAdd:
       request.old_value = std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(remote))
                               .fetch_add(request.compare_or_add, std::memory_order_acq_rel);
@@ -183,6 +190,31 @@ void LocalCluster::Execute(WorkRequest& request) {
       return;
     }
   }
+}
+
+void LocalCluster::LandWrite(uint8_t* remote, const WorkRequest& request) {
+  // Every line's lock at once, so that the WRITE lands at one instant for
+  // READs (see the header): taken in ascending stripe order, the one order
+  // every WRITE uses, and each stripe once. A bulk WRITE, too long to lock
+  // line by line, shuts every other READ and WRITE out instead.
+  std::array<uint32_t, kMaxStripesPerWrite> stripes;
+  size_t count = 0;
+  const size_t first_into_line = request.remote.offset % kLineBytes;
+  for (size_t line = 0; line * kLineBytes < first_into_line + request.length; ++line) {
+    if (count == stripes.size()) {
+      std::unique_lock bulk(bulk_gate_);
+      WriteRemote(remote, static_cast<const uint8_t*>(request.local), request.length);
+      return;
+    }
+    stripes[count++] = Stripe(remote - first_into_line + line * kLineBytes);
+  }
+  std::sort(stripes.begin(), stripes.begin() + count);
+  count =
+      static_cast<size_t>(std::unique(stripes.begin(), stripes.begin() + count) - stripes.begin());
+  std::shared_lock gate(bulk_gate_);
+  for (size_t i = 0; i < count; ++i) line_locks_[stripes[i]].lock();
+  WriteRemote(remote, static_cast<const uint8_t*>(request.local), request.length);
+  for (size_t i = 0; i < count; ++i) line_locks_[stripes[i]].unlock();
 }
 
 void LocalCluster::RunClients(const ClientBody& body) {
