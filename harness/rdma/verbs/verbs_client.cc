@@ -87,7 +87,9 @@ void VerbsClient::StopIfAborting() {
 }
 
 void VerbsClient::ReserveStaging(size_t bytes) {
-  if (bytes <= staging_bytes_) return;
+  // Even a batch of inline WRITEs alone needs the region: every scatter
+  // entry is built with its key before the inline ones drop it.
+  if (bytes <= staging_bytes_ && staging_region_ != nullptr) return;
   const size_t size = std::max({bytes, 2 * staging_bytes_, kInitialStagingBytes});
   const size_t rounded = (size + 4095) & ~size_t{4095};
   if (staging_region_ != nullptr) ibv_dereg_mr(staging_region_);
