@@ -47,6 +47,10 @@ def main(out: pathlib.Path) -> int:
         fallbacks = merged["backend"]["fallbacks"]
         expect(any("no NIC device memory" in f for f in fallbacks),
                f"{index}: the device-memory fallback is not on record: {fallbacks}")
+        # Soft-RoCE's failing CAS stores its word back: a WRITE release could
+        # be lost to it, so locks are released by fetch-and-add, on record.
+        expect(any("locks are released by fetch-and-add" in f for f in fallbacks),
+               f"{index}: the fetch-and-add lock release is not on record: {fallbacks}")
         if index == "smartbt":
             substrate = merged["config"]["substrate"]
             expect(substrate["per_thread_doorbells"] and substrate["cas_backoff"]

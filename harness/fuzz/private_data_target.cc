@@ -26,6 +26,7 @@ MemoryServerInfo PlausibleInfo(Random& random) {
   info.device_memory_offered = random.Uniform(2) == 0 ? 0 : 262144;
   info.device_memory_errno =
       static_cast<uint32_t>(random.Uniform(4) == 0 ? random.Uniform(200) : 0);
+  info.failed_cas_writes_back = random.Uniform(2) == 0;
   return info;
 }
 

@@ -24,6 +24,12 @@ struct ClusterShape {
   // Every client runs on one thread (the sim's coroutines), so what the
   // clients of a compute server share needs no lock (util/optional_mutex.h).
   bool clients_share_one_thread = false;
+  // A CAS that fails may still store its word (the value it read) back, so a
+  // WRITE to that word from another QP that lands between its read and its
+  // store is lost. Soft-RoCE's responder does so; a lock released by a WRITE
+  // while other clients' CASes fail on it can then stay taken for ever, so
+  // the indexes release by an atomic there (lock_options.h).
+  bool failed_cas_may_overwrite_writes = false;
 };
 
 }  // namespace dmbench::rdma

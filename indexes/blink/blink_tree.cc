@@ -31,7 +31,7 @@ BLinkTree::BLinkTree(const TreeOptions& options, const rdma::ClusterShape& shape
       seed_(seed),
       shape_(shape),
       format_(options),
-      lock_table_(options.locks()) {
+      lock_table_(ForFabric(options.locks(), shape)) {
   locker_ = make_locker(lock_table_);
   compute_servers_.resize(shape.compute_servers);
   ResetComputeServers();

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 
+#include "harness/rdma/client_location.h"
+
 namespace dmbench::indexes {
 
 // Where a node's lock word lives. FG and FG+ embed it in the node header;
@@ -41,5 +43,17 @@ struct LockOptions {
   // millisecond.
   uint64_t wait_limit_ns = 10'000'000'000;
 };
+
+// `options` as the fabric of `shape` can run them safely. Where a failing CAS
+// may store its word back (ClusterShape::failed_cas_may_overwrite_writes), a
+// WRITE release can land between a waiter's CAS reading the taken lock and
+// storing it back: the release is lost and the lock stays taken for ever
+// (what Soft-RoCE did to Sherman). An FAA release is an atomic, which the
+// fabric serializes with the CASes. The verbs backend puts the change on
+// record (VerbsCluster::fallbacks).
+inline LockOptions ForFabric(LockOptions options, const rdma::ClusterShape& shape) {
+  if (shape.failed_cas_may_overwrite_writes) options.faa_release = true;
+  return options;
+}
 
 }  // namespace dmbench::indexes

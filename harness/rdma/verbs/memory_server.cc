@@ -57,6 +57,7 @@ MemoryServer::MemoryServer(const ServeOptions& options) : options_(options) {
   host_region_ = device_->Register(host_memory_, host_bytes_, "the host memory");
   info_.host = {reinterpret_cast<uint64_t>(host_memory_), host_bytes_, host_region_->rkey};
   AllocateOnChip();
+  info_.failed_cas_writes_back = device_->FailedCasWritesBack();
   cq_ = ibv_create_cq(device_->context(), 16, nullptr, nullptr, 0);
   if (cq_ == nullptr) throw VerbError(ErrnoText("ibv_create_cq", errno));
   if (rdma_listen(listener_, 64) != 0) {
@@ -116,7 +117,8 @@ std::string MemoryServer::Describe() const {
          " MiB host memory, " + std::to_string(info_.on_chip.bytes >> 10) + " KiB on-chip " +
          (info_.on_chip_is_device_memory
               ? "in NIC device memory"
-              : "memory in host memory (" + info_.FallbackReason() + ")");
+              : "memory in host memory (" + info_.FallbackReason() + ")") +
+         (info_.failed_cas_writes_back ? "; a failing CAS stores its word back" : "");
 }
 
 void MemoryServer::Accept(rdma_cm_id* id, const rdma_conn_param& request, std::ostream* log) {

@@ -27,7 +27,9 @@ std::vector<uint8_t> MemoryServerInfo::Encode() const {
   std::vector<uint8_t> out;
   Put<uint32_t>(out, kMagic);
   Put<uint16_t>(out, kVersion);
-  Put<uint16_t>(out, on_chip_is_device_memory ? 1 : 0);
+  Put<uint16_t>(out,
+                static_cast<uint16_t>((on_chip_is_device_memory ? kDeviceMemoryFlag : 0) |
+                                      (failed_cas_writes_back ? kFailedCasWritesBackFlag : 0)));
   for (const RemoteRegion* region : {&host, &on_chip}) {
     Put<uint64_t>(out, region->base);
     Put<uint64_t>(out, region->bytes);
@@ -58,12 +60,13 @@ MemoryServerInfo MemoryServerInfo::Decode(const void* data, size_t length,
   }
   MemoryServerInfo info;
   const uint16_t flags = Get<uint16_t>(in);
-  if (flags > 1) {
+  if ((flags & ~(kDeviceMemoryFlag | kFailedCasWritesBackFlag)) != 0) {
     throw VerbError("memory server " + peer + " sent flags " + std::to_string(flags) +
                     " that protocol version " + std::to_string(kVersion) +
                     " does not have: is it a dmbench serve of this build?");
   }
-  info.on_chip_is_device_memory = flags == 1;
+  info.on_chip_is_device_memory = (flags & kDeviceMemoryFlag) != 0;
+  info.failed_cas_writes_back = (flags & kFailedCasWritesBackFlag) != 0;
   for (RemoteRegion* region : {&info.host, &info.on_chip}) {
     region->base = Get<uint64_t>(in);
     region->bytes = Get<uint64_t>(in);

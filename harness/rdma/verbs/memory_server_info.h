@@ -25,6 +25,9 @@ struct MemoryServerInfo {
   bool on_chip_is_device_memory = false;
   uint64_t device_memory_offered = 0;
   uint32_t device_memory_errno = 0;
+  // The device's failing CAS stores its word back (RdmaDevice::
+  // FailedCasWritesBack), losing a WRITE from another QP that lands between.
+  bool failed_cas_writes_back = false;
 
   // Why on-chip memory is host memory here, in words; empty when it is not.
   std::string FallbackReason() const;
@@ -36,7 +39,10 @@ struct MemoryServerInfo {
   static MemoryServerInfo Decode(const void* data, size_t length, const std::string& peer);
 
   static constexpr uint32_t kMagic = 0x444d4253;  // "DMBS"
-  static constexpr uint16_t kVersion = 1;
+  static constexpr uint16_t kVersion = 2;
+  // The flags word's bits.
+  static constexpr uint16_t kDeviceMemoryFlag = 1;
+  static constexpr uint16_t kFailedCasWritesBackFlag = 2;
   static constexpr size_t kEncodedBytes = 4 + 2 + 2 + 8 + 8 + 4 + 8 + 8 + 4 + 8 + 4;
   // A region's offsets are 48 bits (GlobalAddress).
   static constexpr uint64_t kMaxRegionBytes = uint64_t{1} << 48;

@@ -109,6 +109,11 @@ RdmaDevice::~RdmaDevice() {
 
 std::string RdmaDevice::name() const { return ibv_get_device_name(context_->device); }
 
+bool RdmaDevice::FailedCasWritesBack() const {
+  constexpr uint32_t kSoftRoceVendorId = 0xFFFFFF;
+  return attributes_.orig_attr.vendor_id == kSoftRoceVendorId;
+}
+
 ibv_mr* RdmaDevice::Register(void* address, size_t bytes, const std::string& what) const {
   ibv_mr* region = ibv_reg_mr(protection_domain_, address, bytes, kRemoteAccess);
   if (region == nullptr) {

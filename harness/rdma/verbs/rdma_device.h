@@ -30,6 +30,12 @@ class RdmaDevice {
   uint32_t port() const { return port_; }
   std::string name() const;
   const ibv_device_attr_ex& attributes() const { return attributes_; }
+  // Whether a CAS that fails still stores its word back, so that a WRITE to
+  // the word from another QP landing in between is lost. True of Soft-RoCE
+  // (rxe), known by the vendor id its driver reports (0xFFFFFF): its
+  // responder reads the word, compares and stores the result under a lock
+  // that RDMA WRITEs do not take. The verbs device tests measure it.
+  bool FailedCasWritesBack() const;
 
   // Registers [address, address + bytes) for local and remote access;
   // throws VerbError naming `what` and the errno.

@@ -71,6 +71,7 @@ VerbsCluster::VerbsCluster(const Topology& topology, const VerbsOptions& options
     const MemoryServerInfo& server = queue_pair.server;
     shape_.host_memory_bytes = std::min(shape_.host_memory_bytes, server.host.bytes);
     shape_.on_chip_memory_bytes = std::min(shape_.on_chip_memory_bytes, server.on_chip.bytes);
+    shape_.failed_cas_may_overwrite_writes |= server.failed_cas_writes_back;
   }
   if (shape_.host_memory_bytes < MemoryLayout::kFirstChunkOffset + topology.chunk_bytes()) {
     throw ConfigError(
@@ -267,6 +268,14 @@ std::vector<std::string> VerbsCluster::fallbacks() const {
                           servers[s].server.FallbackReason());
     }
   }
+  for (uint16_t s = 0; s < servers.size(); ++s) {
+    if (servers[s].server.failed_cas_writes_back) {
+      fallbacks.push_back("memory server " + ServerLabel(s) +
+                          ": its device stores a failing CAS's word back, which would lose a "
+                          "lock release WRITE landing in between, so locks are released by "
+                          "fetch-and-add (as index.faa_release)");
+    }
+  }
   if (!doorbell_refusal_.empty()) {
     fallbacks.push_back("substrate.per_thread_doorbells: device " + device_->name() +
                         " gives no thread domain (" + doorbell_refusal_ +
@@ -282,7 +291,8 @@ nlohmann::json VerbsCluster::Describe() const {
   for (size_t s = 0; s < endpoints_.size(); ++s) {
     const bool device_memory = queue_pairs[s].server.on_chip_is_device_memory;
     servers.push_back({{"endpoint", endpoints_[s].ToString()},
-                       {"on_chip", device_memory ? "device memory" : "host memory"}});
+                       {"on_chip", device_memory ? "device memory" : "host memory"},
+                       {"failed_cas_writes_back", queue_pairs[s].server.failed_cas_writes_back}});
   }
   return {{"type", "verbs"},
           {"device", device_->name()},

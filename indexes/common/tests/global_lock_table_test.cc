@@ -4,11 +4,15 @@
 // contended is still waited for.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "harness/util/tests/mentions.h"
 #include "indexes/blink/tests/tree_test_support.h"
 #include "indexes/common/global_lock_table.h"
+#include "indexes/common/index_layout.h"
+#include "indexes/index_factory.h"
 
 namespace dmbench::indexes {
 namespace {
@@ -64,6 +68,55 @@ TEST(GlobalLockTable, AContendedLockIsWaitedForWithinTheLimit) {
   EXPECT_NE(outcome, "acquired after 0 failed CAS") << "the holder kept it for 300 us";
   EXPECT_TRUE(
       Mentions(WaitForLock(300'000, 100'000, LockPlacement::kTable, false), "lost, not contended"));
+}
+
+// Where a failing CAS may store its word back (Soft-RoCE's responder), a
+// WRITE release landing between a waiter's CAS reading the taken lock and
+// storing it back is lost, and the lock stays taken for ever: there the
+// locks are released by FAA, an atomic the fabric serializes with the CASes.
+TEST(GlobalLockTable, ReleasesByFaaWhereAFailingCasMayOverwriteAWrite) {
+  constexpr uint64_t kUpserts = 224;
+  uint64_t fetch_and_adds[2] = {};  // by `overwrites`; chunk allocation takes a few
+  for (const bool overwrites : {false, true}) {
+    const TreeOptions options = TreeOptions::Sherman();
+    testing::TreeFixture fixture = testing::MakeFixture(options, 1, 2, 2, 5);
+    rdma::ClusterShape shape = fixture.cluster->shape();
+    shape.failed_cas_may_overwrite_writes = overwrites;
+    const LockOptions locks = ForFabric(options.locks(), shape);
+    EXPECT_EQ(locks.faa_release, overwrites);
+    const GlobalLockTable table(locks);
+    fixture.cluster->Run([&](rdma::Client& client) {
+      if (client.location().index != 0) return;
+      EXPECT_EQ(table.ReleaseRequest(table.For(kNode), client).verb,
+                overwrites ? rdma::Verb::kFetchAndAdd : rdma::Verb::kWrite);
+    });
+
+    // The tree releases the same way, and every lock is free afterwards.
+    const std::unique_ptr<BLinkTree> tree = MakeBLinkTree(options, shape, 5);
+    testing::Bulkload(*fixture.cluster, *tree, 300, 3, 0.8, nullptr);
+    rdma::OpStats verbs;
+    fixture.cluster->Run([&](rdma::Client& client) {
+      IndexOpStats stats;
+      rdma::StatsScope scope(client, verbs);
+      for (uint64_t key = 2 + client.location().index; key < 2 + kUpserts; key += 4) {
+        tree->Upsert(client, key, key, stats);
+      }
+    });
+    fetch_and_adds[overwrites] = verbs.fetch_and_adds;
+    fixture.cluster->Run([&](rdma::Client& client) {
+      if (client.location().index != 0) return;
+      std::vector<uint64_t> words(IndexLayout::kLockTableBytes / 8, 1);
+      client.Read(rdma::GlobalAddress::OnChip(0, IndexLayout::kOnChipLockTableOffset), words.data(),
+                  IndexLayout::kLockTableBytes);
+      EXPECT_EQ(std::count(words.begin(), words.end(), 0u), static_cast<long>(words.size()))
+          << (overwrites ? "FAA" : "WRITE") << " releases left locks taken";
+    });
+  }
+  // A global lock passes through at most 1 + handover upserts before its
+  // release.
+  EXPECT_GE(fetch_and_adds[1],
+            fetch_and_adds[0] + kUpserts / (TreeOptions::Sherman().handover + 1));
+  EXPECT_LT(fetch_and_adds[0], 10u);
 }
 
 }  // namespace

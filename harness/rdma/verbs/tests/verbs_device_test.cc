@@ -239,14 +239,71 @@ TEST_F(VerbsDevice, OnChipMemoryIsDeviceMemoryOrAFallbackOnRecord) {
   const bool device_memory = servers_[0]->server().info().on_chip_is_device_memory;
   const nlohmann::json described = cluster.Describe();
   EXPECT_EQ(described["type"], "verbs");
+  const std::vector<std::string> fallbacks = cluster.fallbacks();
+  const auto in_host_memory = std::count_if(
+      fallbacks.begin(), fallbacks.end(),
+      [](const auto& text) { return text.find("no NIC device memory") != std::string::npos; });
   if (device_memory) {
-    EXPECT_TRUE(cluster.fallbacks().empty());
+    EXPECT_EQ(in_host_memory, 0);
   } else {
-    ASSERT_EQ(cluster.fallbacks().size(), servers_.size());
-    EXPECT_NE(cluster.fallbacks()[0].find("no NIC device memory"), std::string::npos)
-        << cluster.fallbacks()[0];
+    EXPECT_EQ(in_host_memory, static_cast<long>(servers_.size()));
     EXPECT_EQ(described["memory_servers"][0]["on_chip"], "host memory");
   }
+}
+
+// What a memory server says of its device's failing CAS holds. A lock word
+// is released (as the indexes release it: a WRITE of zero, or an FAA where
+// the server says a failing CAS stores its word back) and taken again by one
+// client, while a client of another thread keeps failing a CAS on it. Where
+// a failing CAS stores back, a WRITE landing between its read and its store
+// is lost (on Soft-RoCE in the VM, about four in every second of this race);
+// the release the indexes choose is never lost. Client 0's first verb is an
+// inline WRITE: a batch needing no staged bytes once found no staging region.
+TEST_F(VerbsDevice, ALockReleaseSurvivesFailingCasAsTheMemoryServerSays) {
+  topology_.threads_per_compute_server = 2;
+  topology_.coroutines_per_thread = 1;
+  VerbsCluster cluster(topology_, Options());
+  const bool writes_back = servers_[0]->server().info().failed_cas_writes_back;
+  EXPECT_EQ(cluster.shape().failed_cas_may_overwrite_writes, writes_back);
+  const std::vector<std::string> fallbacks = cluster.fallbacks();
+  const bool on_record = std::any_of(fallbacks.begin(), fallbacks.end(), [](const auto& text) {
+    return text.find("locks are released by fetch-and-add") != std::string::npos;
+  });
+  EXPECT_EQ(on_record, writes_back);
+  const GlobalAddress word = GlobalAddress::OnChip(0, 64);
+  std::atomic<bool> done{false};
+  std::atomic<uint64_t> releases{0}, lost{0}, failed_cas{0};
+  cluster.RunClients([&](Client& client) {
+    if (client.location().index != 0) {
+      while (!done.load()) {
+        EXPECT_LE(client.CompareAndSwap(word, 7, 8), 1u);
+        ++failed_cas;
+      }
+      return;
+    }
+    const uint64_t taken = 1;
+    client.Write(word, &taken, 8);
+    const auto start = std::chrono::steady_clock::now();
+    while (std::chrono::steady_clock::now() - start < std::chrono::seconds(2)) {
+      if (writes_back) {
+        client.FetchAndAdd(word, ~uint64_t{0});  // minus one
+      } else {
+        const uint64_t free = 0;
+        client.Write(word, &free, 8);
+      }
+      ++releases;
+      if (client.CompareAndSwap(word, 0, 1) != 0) {
+        ++lost;
+        client.Write(word, &taken, 8);
+      }
+    }
+    done = true;
+  });
+  std::cout << "[ releases ] " << releases << " against " << failed_cas
+            << " failing CAS, lost: " << lost << "\n";
+  EXPECT_GT(failed_cas.load(), 1000u);
+  EXPECT_EQ(lost.load(), 0u) << "of " << releases << " releases by "
+                             << (writes_back ? "FAA" : "WRITE");
 }
 
 TEST_F(VerbsDevice, ACompletionErrorNamesTheVerbAndTheStatus) {

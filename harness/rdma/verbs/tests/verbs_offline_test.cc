@@ -74,7 +74,20 @@ TEST(VerbsMemoryServerInfo, RoundTripsThroughItsEncoding) {
   EXPECT_EQ(back.on_chip.bytes, info.on_chip.bytes);
   EXPECT_EQ(back.on_chip.rkey, info.on_chip.rkey);
   EXPECT_TRUE(back.on_chip_is_device_memory);
+  EXPECT_FALSE(back.failed_cas_writes_back);
   EXPECT_EQ(back.FallbackReason(), "");
+  // Each flag travels on its own.
+  for (const bool device_memory : {false, true}) {
+    for (const bool writes_back : {false, true}) {
+      info.on_chip_is_device_memory = device_memory;
+      info.failed_cas_writes_back = writes_back;
+      const std::vector<uint8_t> flagged = info.Encode();
+      const MemoryServerInfo decoded =
+          MemoryServerInfo::Decode(flagged.data(), flagged.size(), "s");
+      EXPECT_EQ(decoded.on_chip_is_device_memory, device_memory);
+      EXPECT_EQ(decoded.failed_cas_writes_back, writes_back);
+    }
+  }
 }
 
 TEST(VerbsMemoryServerInfo, ForeignOrShortDataIsRejectedByName) {
@@ -109,8 +122,8 @@ TEST(VerbsMemoryServerInfo, UnknownFlagsAndImpossibleRegionsAreForeign) {
     return std::string("accepted");
   };
   std::vector<uint8_t> bytes = good;
-  bytes[6] = 2;  // flags
-  EXPECT_NE(decode_error(bytes).find("sent flags 2 that protocol version 1 does not have"),
+  bytes[6] = 4;  // flags
+  EXPECT_NE(decode_error(bytes).find("sent flags 4 that protocol version 2 does not have"),
             std::string::npos);
   MemoryServerInfo wrapping = info;
   wrapping.host.base = ~uint64_t{0} - 100;
