@@ -15,6 +15,15 @@ def log_tail(path: pathlib.Path, lines: int = 8) -> str:
     return "\n".join("    " + line for line in tail) or "    (empty)"
 
 
+def nonzero_counters(path: pathlib.Path) -> str:
+    """The counters of a collected `name value` list that are not zero, indented."""
+    if not path.exists():
+        return "    (missing)"
+    lines = [line for line in path.read_text(errors="replace").splitlines()
+             if line.split()[-1:] != ["0"]]
+    return "\n".join("    " + line for line in lines) or "    (all zero)"
+
+
 def main(out: pathlib.Path) -> int:
     problems = []
 
@@ -85,9 +94,12 @@ def main(out: pathlib.Path) -> int:
     for problem in problems:
         print("FAIL:", problem)
     if problems:
-        # Soft-RoCE reports its own trouble (retransmissions, QP errors) only
-        # in the guest's kernel log; CI output is all a reader may have.
+        # Soft-RoCE reports its own trouble only in the guest's kernel log
+        # (QP errors) and its counters (retransmissions, duplicate requests);
+        # CI output is all a reader may have.
         print("the end of the guest's kernel log (dmesg.log):\n" + log_tail(out / "dmesg.log", 30))
+        print("Soft-RoCE's counters over the whole script, those not zero (rxe-counters.txt):\n"
+              + nonzero_counters(out / "rxe-counters.txt"))
     else:
         print("check_e2e: every check passed")
     return 1 if problems else 0

@@ -85,4 +85,9 @@ step "nothing listening"
 echo "refused run exit=$?" | tee -a "$COLLECT/status.txt"
 cat "$COLLECT/refused-run.log"
 dmesg > "$COLLECT/dmesg.log" 2>&1
+# Soft-RoCE counts its retransmissions, duplicates and sequence errors here
+# and nowhere else.
+for counter in /sys/class/infiniband/*/ports/*/hw_counters/*; do
+  echo "${counter##*/} $(cat "$counter")"
+done > "$COLLECT/rxe-counters.txt" 2>&1
 exit 0
