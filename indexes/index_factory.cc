@@ -21,7 +21,7 @@ std::unique_ptr<Index> MakeIndex(std::string_view engine, const TreeOptions& opt
 std::unique_ptr<BLinkTree> MakeBLinkTree(const TreeOptions& options,
                                          const rdma::ClusterShape& shape, uint64_t seed) {
   auto make_locker = [&](const GlobalLockTable& table) {
-    return MakeNodeLocker(options.locks(), table, shape.compute_servers,
+    return MakeNodeLocker(ForFabric(options.locks(), shape), table, shape.compute_servers,
                           !shape.clients_share_one_thread);
   };
   return std::make_unique<BLinkTree>(options, shape, make_locker, seed);
