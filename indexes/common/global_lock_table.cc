@@ -98,8 +98,9 @@ void GlobalLockTable::ThrowLockLost(const rdma::Client& client, const Lock& lock
       "the lock of a node (lock word " + lock.word.ToString() + ") stayed taken by " + who +
       " for " + Milliseconds(waited_ns) + " over " + std::to_string(failures) +
       " failed CAS; a lock is held for microseconds, so it is lost, not contended: its holder "
-      "died, its release never arrived, or the fabric executed a CAS twice. The run cannot make "
-      "progress");
+      "died, its release never arrived or was overwritten (a fabric whose failing CAS stores "
+      "the word back, where releases are WRITEs), or the fabric executed a CAS twice. The run "
+      "cannot make progress");
 }
 
 rdma::WorkRequest GlobalLockTable::ReleaseRequest(const Lock& lock,

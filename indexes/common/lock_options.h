@@ -38,9 +38,9 @@ struct LockOptions {
   // How long a CAS may keep failing on one lock before the operation gives
   // up with an error (GlobalLockTable::Acquire), in the backend's clock. A
   // lock waited for this long is not contended but lost: its holder died, its
-  // release never arrived, or a fabric executed a CAS twice. Without a limit
-  // such a run spins for ever; no run of the paper's holds a lock for even a
-  // millisecond.
+  // release never arrived or was overwritten (see ForFabric), or a fabric
+  // executed a CAS twice. Without a limit such a run spins for ever; no run
+  // of the paper's holds a lock for even a millisecond.
   uint64_t wait_limit_ns = 10'000'000'000;
 };
 
