@@ -24,6 +24,8 @@ constexpr size_t kLineLockStripes = 4096;
 // A WRITE over more lines than this is a bulk one (LandWrite). ThreadSanitizer
 // follows at most 64 locks held at once.
 constexpr size_t kMaxStripesPerWrite = 32;
+// So that the lines of a WRITE that is not a bulk one have distinct stripes.
+static_assert(kMaxStripesPerWrite <= kLineLockStripes);
 
 bool Aligned(const void* pointer) { return reinterpret_cast<uintptr_t>(pointer) % 8 == 0; }
 
@@ -194,9 +196,10 @@ void LocalCluster::Execute(WorkRequest& request) {
 
 void LocalCluster::LandWrite(uint8_t* remote, const WorkRequest& request) {
   // Every line's lock at once, so that the WRITE lands at one instant for
-  // READs (see the header): taken in ascending stripe order, the one order
-  // every WRITE uses, and each stripe once. A bulk WRITE, too long to lock
-  // line by line, shuts every other READ and WRITE out instead.
+  // READs (see the header), taken in ascending stripe order, the one order
+  // every WRITE uses. Consecutive lines have distinct stripes, ascending but
+  // where they wrap past the last. A bulk WRITE, too long to lock line by
+  // line, shuts every other READ and WRITE out instead.
   std::array<uint32_t, kMaxStripesPerWrite> stripes;
   size_t count = 0;
   const size_t first_into_line = request.remote.offset % kLineBytes;
@@ -209,8 +212,6 @@ void LocalCluster::LandWrite(uint8_t* remote, const WorkRequest& request) {
     stripes[count++] = Stripe(remote - first_into_line + line * kLineBytes);
   }
   std::sort(stripes.begin(), stripes.begin() + count);
-  count =
-      static_cast<size_t>(std::unique(stripes.begin(), stripes.begin() + count) - stripes.begin());
   std::shared_lock gate(bulk_gate_);
   for (size_t i = 0; i < count; ++i) line_locks_[stripes[i]].lock();
   WriteRemote(remote, static_cast<const uint8_t*>(request.local), request.length);

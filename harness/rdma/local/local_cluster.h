@@ -21,10 +21,10 @@
 //
 // A WRITE lands all of its lines at one instant for READs: it holds every
 // line's lock while it copies (a bulk one, over more than 32 lines, shuts
-// every other READ and WRITE out instead). A READ overlapping it so sees old lines, then
-// new ones, with one boundary, as on the simulated fabric, whose DMA reads
-// and writes both move through the lines in ascending order at a steady
-// pace. Landing line by line, a WRITE whose thread was preempted (or queued
+// every other READ and WRITE out instead). A READ overlapping it so sees old
+// lines, then new ones, with one boundary, as on the simulated fabric, whose
+// DMA reads and writes both move through the lines in ascending order at a
+// steady pace. Landing line by line, a WRITE whose thread was preempted (or queued
 // behind a READ's line lock) mid-way could be passed by a READ, which then
 // saw both ends of a node old and its middle new: a tear that Sherman's
 // node-level front and rear versions do not catch and no steady DMA shows.
