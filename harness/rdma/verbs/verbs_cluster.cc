@@ -263,13 +263,11 @@ std::vector<std::string> VerbsCluster::fallbacks() const {
   std::vector<std::string> fallbacks;
   const std::vector<QueuePair>& servers = threads_.front()->queue_pairs();
   for (uint16_t s = 0; s < servers.size(); ++s) {
-    if (!servers[s].server.on_chip_is_device_memory) {
-      fallbacks.push_back("memory server " + ServerLabel(s) + ": " +
-                          servers[s].server.FallbackReason());
+    const MemoryServerInfo& server = servers[s].server;
+    if (!server.on_chip_is_device_memory) {
+      fallbacks.push_back("memory server " + ServerLabel(s) + ": " + server.FallbackReason());
     }
-  }
-  for (uint16_t s = 0; s < servers.size(); ++s) {
-    if (servers[s].server.failed_cas_writes_back) {
+    if (server.failed_cas_writes_back) {
       fallbacks.push_back("memory server " + ServerLabel(s) +
                           ": its device stores a failing CAS's word back, which would lose a "
                           "lock release WRITE landing in between, so locks are released by "
