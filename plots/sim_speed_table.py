@@ -21,7 +21,9 @@ process and of its set-up (key space, bulkload: the whole minus the
 simulation); the process's peak resident memory and that divided by the key
 count ("–" for a result of a revision that did not record it); and the
 simulated throughput, so that a speed change that alters
-results shows.
+results shows; and the settings that decide how much of the run is a cold
+start: whether the index caches started warm and their size, and the
+warm-up and measured window in simulated milliseconds.
 
 Exit status: 0; 1 when DIR holds no point or a result lacks a field (the
 message names the file and field); 2 for bad usage.
@@ -67,6 +69,17 @@ def text_field(result: dict, path: str, where: Path) -> str:
     return str(value)
 
 
+def flag_field(result: dict, path: str, where: Path) -> bool:
+    value: Any = result
+    for part in path.split("."):
+        if not isinstance(value, dict) or part not in value:
+            raise TableError(f"{where}: {path}: missing")
+        value = value[part]
+    if not isinstance(value, bool):
+        raise TableError(f"{where}: {path}: must be true or false, got {value!r}")
+    return value
+
+
 def ran_point(path: Path) -> dict:
     try:
         result = json.loads(path.read_text(encoding="utf-8"))
@@ -96,11 +109,16 @@ def ran_point(path: Path) -> dict:
         "peak_rss_bytes": peak,
         "bytes_per_key": peak / keys if peak is not None and keys > 0 else None,
         "throughput_mops": field(result, "throughput_mops", path),
+        "cache_prewarm": flag_field(result, "config.index.cache_prewarm", path),
+        "cache_mib": field(result, "config.index.cache_mib", path),
+        "warmup_ms": field(result, "config.run.warmup_ms", path),
+        "measure_ms": field(result, "config.run.measure_ms", path),
     }
 
 
 # Figures a run simulates: equal in every run of a point.
-SIMULATED = ("index_operations", "events", "throughput_mops")
+SIMULATED = ("index_operations", "events", "throughput_mops", "cache_prewarm", "cache_mib",
+             "warmup_ms", "measure_ms")
 # Figures of the machine running it, which vary from run to run: the median.
 WALL = ("index_operations_per_wall_second", "events_per_wall_second", "wall_seconds",
         "setup_wall_seconds", "peak_rss_bytes", "bytes_per_key")
@@ -170,21 +188,28 @@ def speed(row: dict, key: str, digits: int) -> str:
     return text
 
 
+def settings(row: dict) -> str:
+    """How much of the run is a cold start, e.g. "warm 477 MiB; 10 + 20 ms"."""
+    caches = "warm" if row["cache_prewarm"] else "cold"
+    return f"{caches} {row['cache_mib']:g} MiB; {row['warmup_ms']:g} + {row['measure_ms']:g} ms"
+
+
 def table(rows: list[dict]) -> str:
     header = ("| workload | index | keys | M index ops / wall s | M events / wall s | "
-              "wall s (set-up) | peak RSS GiB | bytes / key | simulated Mops |")
-    lines = [header, "|" + "---|" * 9]
+              "wall s (set-up) | peak RSS GiB | bytes / key | simulated Mops | "
+              "caches; warm-up + window |")
+    lines = [header, "|" + "---|" * 10]
     for row in rows:
         start = f"| {row['mix']} skewed | {row['index']} | {row['keys']:,} |"
         if not row["ran"]:
-            lines.append(f"{start} refused: {row['refused']} | | | | | |")
+            lines.append(f"{start} refused: {row['refused']} | | | | | | |")
             continue
         lines.append(
             f"{start} {speed(row, 'index_operations_per_wall_second', 3)} | "
             f"{speed(row, 'events_per_wall_second', 2)} | "
             f"{row['wall_seconds']:.1f} ({row['setup_wall_seconds']:.1f}) | "
             f"{gibibytes(row['peak_rss_bytes'])} | {per_key(row['bytes_per_key'])} | "
-            f"{row['throughput_mops']:.3f} |")
+            f"{row['throughput_mops']:.3f} | {settings(row)} |")
     return "\n".join(lines) + "\n"
 
 

@@ -29,7 +29,7 @@ DEFAULT_CONFIG = {
     "index": {"engine": "blink", "preset": "sherman", "consistency": "two_level", "combine": True, "onchip": True,
               "hierarchical": True, "handover": 4, "masked_locks": False, "faa_release": False,
               "wrap_window_us": 8.0, "wrap_retry": "none", "key_bytes": 8, "value_bytes": 8, "node_bytes": 1024,
-              "cache_mib": 64, "fill_factor": 0.8},
+              "cache_mib": 64, "cache_prewarm": False, "fill_factor": 0.8},
     "topology": {"memory_servers": 8, "compute_servers": 8, "threads_per_compute_server": 22,
                  "coroutines_per_thread": 1, "colocated": True, "host_memory_mib": 1024,
                  "chunk_mib": 8},

@@ -73,6 +73,24 @@ class SimSpeedTable(unittest.TestCase):
         self.assertEqual(process.stdout, table)
         self.assertIn("| write-intensive skewed | sherman | 10,000,000 | 0.250 |", table)
         self.assertIn("| 1,000,000,000 | refused: " + REFUSAL, table)
+        self.assertIn(f"| {small['throughput_mops']:.3f} | cold 64 MiB; 1 + 10 ms |", table)
+        self.assertEqual((write["cache_prewarm"], write["cache_mib"], write["warmup_ms"],
+                          write["measure_ms"]), (False, 64, 1.0, 10.0))
+
+    def test_the_settings_column_says_how_the_caches_started(self):
+        result = write_point(self.folder, "read-intensive", 10_000, 1 << 20, 1.0)
+        result["config"]["index"].update({"cache_prewarm": True, "cache_mib": 477})
+        result["config"]["run"].update({"warmup_ms": 10.0, "measure_ms": 20.0})
+        fixtures.write_json(self.folder / "read-intensive-sherman-10000.json", result)
+        process = run(self.out)
+        self.assertEqual(process.returncode, 0, process.stderr)
+        self.assertIn("| warm 477 MiB; 10 + 20 ms |", process.stdout)
+        result["config"]["index"]["cache_prewarm"] = "yes"
+        fixtures.write_json(self.folder / "read-intensive-sherman-10000.json", result)
+        process = run(self.out)
+        self.assertEqual(process.returncode, 1)
+        self.assertIn("config.index.cache_prewarm: must be true or false, got 'yes'",
+                      process.stderr)
 
     def test_a_result_without_a_field_is_named(self):
         result = write_point(self.folder, "write-intensive", 10_000, 1 << 20, 1.0)

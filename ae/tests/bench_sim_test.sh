@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Tests ae/bench-sim.sh end to end on a small key space: by default every
+# point runs the base config's settings (cold caches, its 2 ms warm-up), and
+# --paper-settings runs the settings fig10-breakdown-skewed.json declares
+# (warm caches, its warm-up, its paper-scale cache), as each row of the table
+# says; --measure-ms still sets the window; a bad argument exits 2.
+# usage: DMBENCH=BINARY ae/tests/bench_sim_test.sh   (prints "bench-sim test: passed")
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+: "${DMBENCH:?set DMBENCH to a dmbench binary}"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/dmbench-bench-sim-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail() {
+  echo "bench-sim test: FAIL: $*" >&2
+  exit 1
+}
+
+expected=$(/usr/bin/python3 - "$root/configs/experiments/fig10-breakdown-skewed.json" <<'PY'
+import json, sys
+experiment = json.load(open(sys.argv[1], encoding="utf-8"))
+base = experiment["base"]
+caches = "warm" if base["index"]["cache_prewarm"] else "cold"
+cache = experiment["paper_scale"]["set"]["index.cache_mib"]
+print(f"{caches} {cache:g} MiB; {base['run']['warmup_ms']:g} + 0.5 ms")
+PY
+)
+
+"$root/ae/bench-sim.sh" --keys 100000 --measure-ms 0.5 --out "$tmp/base" >"$tmp/base.out" 2>&1 ||
+  fail "the default run failed: $(tail -n 5 "$tmp/base.out")"
+for mix in read-intensive write-intensive; do
+  grep -q "^| $mix skewed | sherman | 100,000 | .* | cold 64 MiB; 2 + 0.5 ms |\$" \
+    "$tmp/base/sim-speed.md" || fail "no $mix row with the base settings in: $(cat "$tmp/base/sim-speed.md")"
+done
+
+"$root/ae/bench-sim.sh" --paper-settings --keys 100000 --measure-ms 0.5 --out "$tmp/paper" \
+  >"$tmp/paper.out" 2>&1 || fail "the --paper-settings run failed: $(tail -n 5 "$tmp/paper.out")"
+for mix in read-intensive write-intensive; do
+  grep -qF "| $mix skewed | sherman | 100,000 |" "$tmp/paper/sim-speed.md" &&
+    grep -F "| $mix skewed |" "$tmp/paper/sim-speed.md" | grep -qF "| $expected |" ||
+    fail "no $mix row with '$expected' in: $(cat "$tmp/paper/sim-speed.md")"
+done
+
+status=0
+"$root/ae/bench-sim.sh" --paper >"$tmp/bad.out" 2>&1 || status=$?
+[[ $status -eq 2 ]] || fail "an unknown argument exited $status, not 2"
+grep -q -- "--paper-settings" "$tmp/bad.out" || fail "the error does not list --paper-settings"
+
+echo "bench-sim test: passed"
