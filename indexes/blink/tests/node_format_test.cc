@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "harness/util/random.h"
@@ -69,14 +70,17 @@ TEST(NodeFormat, LeafRoundTripsInEveryScheme) {
 
 // A bulkloaded leaf written without its slots must be the bytes Encode
 // writes for the same leaf built slot by slot, as BLinkTree::EmptyLeaf and
-// the bulkload build it: in every scheme, with lock words in the node, wide
-// payloads, and a leaf full, partly full or empty.
+// the bulkload build it: in every scheme, with lock words in the node, the
+// paper's 8-byte keys and values and wide (padded) ones, and a leaf full,
+// partly full or empty.
 // (Cacheline versions leave no room for a lock word in the node.)
 TEST(NodeFormat, FreshLeafIsTheEncodedLeaf) {
   for (Consistency scheme : testing::kAllSchemes) {
-    for (const bool lock_in_node : {false, true}) {
+    for (const auto& [lock_in_node, key_bytes, value_bytes] :
+         {std::tuple{false, 8u, 8u}, std::tuple{true, 8u, 8u}, std::tuple{false, 16u, 24u},
+          std::tuple{true, 16u, 24u}}) {
       if (lock_in_node && scheme == Consistency::kCacheline) continue;  // not a valid tree
-      TreeOptions options = WithScheme(scheme, 16, 24);
+      TreeOptions options = WithScheme(scheme, key_bytes, value_bytes);
       if (lock_in_node) options.lock_placement = LockPlacement::kNode;
       const NodeFormat format(options);
       for (const uint32_t count : {format.leaf_capacity(), format.leaf_capacity() / 2, 0u}) {
@@ -99,8 +103,8 @@ TEST(NodeFormat, FreshLeafIsTheEncodedLeaf) {
         std::vector<uint8_t> fresh(format.node_bytes(), 0xA5);
         format.EncodeFreshLeaf(frame, entries, fresh.data());
         EXPECT_EQ(fresh, expected)
-            << ConsistencyName(scheme) << (lock_in_node ? ", lock in node" : "") << ", " << count
-            << " entries";
+            << ConsistencyName(scheme) << (lock_in_node ? ", lock in node" : "") << ", "
+            << key_bytes << "/" << value_bytes << "-byte keys/values, " << count << " entries";
       }
     }
   }
