@@ -48,33 +48,30 @@ class TableError(Exception):
     pass
 
 
-def field(result: dict, path: str, where: Path) -> Any:
+def lookup(result: dict, path: str, where: Path, hint: str = "") -> Any:
+    """The value at dotted `path` of `result`; names the file and path when missing."""
     value: Any = result
     for part in path.split("."):
         if not isinstance(value, dict) or part not in value:
-            raise TableError(f"{where}: {path}: missing (is it a `dmbench run` result on the "
-                             "simulated fabric?)")
+            raise TableError(f"{where}: {path}: missing{hint}")
         value = value[part]
+    return value
+
+
+def field(result: dict, path: str, where: Path) -> Any:
+    value = lookup(result, path, where,
+                   " (is it a `dmbench run` result on the simulated fabric?)")
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TableError(f"{where}: {path}: must be a number, got {value!r}")
     return value
 
 
 def text_field(result: dict, path: str, where: Path) -> str:
-    value: Any = result
-    for part in path.split("."):
-        if not isinstance(value, dict) or part not in value:
-            raise TableError(f"{where}: {path}: missing")
-        value = value[part]
-    return str(value)
+    return str(lookup(result, path, where))
 
 
 def flag_field(result: dict, path: str, where: Path) -> bool:
-    value: Any = result
-    for part in path.split("."):
-        if not isinstance(value, dict) or part not in value:
-            raise TableError(f"{where}: {path}: missing")
-        value = value[part]
+    value = lookup(result, path, where)
     if not isinstance(value, bool):
         raise TableError(f"{where}: {path}: must be true or false, got {value!r}")
     return value
