@@ -20,8 +20,8 @@ std::unique_ptr<Index> MakeIndex(std::string_view engine, const TreeOptions& opt
 
 std::unique_ptr<BLinkTree> MakeBLinkTree(const TreeOptions& options,
                                          const rdma::ClusterShape& shape, uint64_t seed) {
-  auto make_locker = [&](const GlobalLockTable& table) {
-    return MakeNodeLocker(ForFabric(options.locks(), shape), table, shape.compute_servers,
+  auto make_locker = [&](const GlobalLockTable& table, const LockOptions& lock_options) {
+    return MakeNodeLocker(lock_options, table, shape.compute_servers,
                           !shape.clients_share_one_thread);
   };
   return std::make_unique<BLinkTree>(options, shape, make_locker, seed);

@@ -31,8 +31,9 @@ BLinkTree::BLinkTree(const TreeOptions& options, const rdma::ClusterShape& shape
       seed_(seed),
       shape_(shape),
       format_(options),
-      lock_table_(ForFabric(options.locks(), shape)) {
-  locker_ = make_locker(lock_table_);
+      lock_options_(ForFabric(options.locks(), shape)),
+      lock_table_(lock_options_) {
+  locker_ = make_locker(lock_table_, lock_options_);
   compute_servers_.resize(shape.compute_servers);
   ResetComputeServers();
   for (uint32_t i = 0; i < shape.clients; ++i) {

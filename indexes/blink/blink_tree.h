@@ -40,7 +40,10 @@ class BulkloadImage;
 
 class BLinkTree final : public Index {
  public:
-  using LockerFactory = std::function<std::unique_ptr<NodeLocker>(const GlobalLockTable& table)>;
+  // Makes the tree's node locker over `table`, which was built from
+  // `options`: the tree's lock options as its fabric can run them (ForFabric).
+  using LockerFactory = std::function<std::unique_ptr<NodeLocker>(const GlobalLockTable& table,
+                                                                  const LockOptions& options)>;
 
   // `options` must have passed Validate(shape).
   BLinkTree(const TreeOptions& options, const rdma::ClusterShape& shape,
@@ -176,6 +179,9 @@ class BLinkTree final : public Index {
   uint64_t seed_;
   rdma::ClusterShape shape_;
   NodeFormat format_;
+  // options_.locks() as the fabric of shape_ can run them, decided once for
+  // the lock table and the locker alike.
+  LockOptions lock_options_;
   GlobalLockTable lock_table_;
   std::unique_ptr<NodeLocker> locker_;
   // One copy of each cached node for every compute server's index cache.
