@@ -33,8 +33,7 @@ cd "$(dirname "$0")/.."
 
 keys=10000000,100000000,1000000000
 indexes=sherman
-measure_ms=5
-measure_ms_given=0
+measure_ms=  # 5, or the experiment's window under --paper-settings
 paper_settings=0
 repeat=1
 out=results/bench-sim
@@ -43,7 +42,7 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --keys) keys=${2:?--keys needs a comma-separated list}; shift ;;
     --indexes) indexes=${2:?--indexes needs a comma-separated list}; shift ;;
-    --measure-ms) measure_ms=${2:?--measure-ms needs a number}; measure_ms_given=1; shift ;;
+    --measure-ms) measure_ms=${2:?--measure-ms needs a number}; shift ;;
     --paper-settings) paper_settings=1 ;;
     --repeat) repeat=${2:?--repeat needs a count}; shift ;;
     --out) out=${2:?--out needs a directory}; shift ;;
@@ -84,10 +83,12 @@ PY
     echo "ae/bench-sim.sh: --paper-settings: could not read the settings from $experiment" >&2
     exit 1
   fi
-  (( measure_ms_given )) || measure_ms=${paper[3]}
+  measure_ms=${measure_ms:-${paper[3]}}
   sets=(--set "${paper[0]}" --set "${paper[1]}" --set "${paper[2]}" "${sets[@]}")
   echo "ae/bench-sim.sh: the settings of $experiment: ${paper[*]:0:3}, run.measure_ms=$measure_ms" >&2
 fi
+
+measure_ms=${measure_ms:-5}
 
 # shellcheck source=ae/dmbench-release.sh
 source ae/dmbench-release.sh
