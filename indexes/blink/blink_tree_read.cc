@@ -324,6 +324,16 @@ void BLinkTree::RangeQuery(rdma::Client& client, uint64_t from, uint64_t to, siz
       }
       std::sort(scratch.sorted.begin(), scratch.sorted.end(),
                 [](const LeafSlot& a, const LeafSlot& b) { return a.key < b.key; });
+      // An unsorted leaf can show one key in two slots. Writing one entry
+      // leaves the node's versions alone, so a READ that overlapped a delete
+      // of the key and its re-insert into another slot passes its check,
+      // having seen the old slot before the delete and the new one after the
+      // insert. Each copy is a value the key held during this scan, so either
+      // answers it; the scan returns the key once.
+      const auto duplicates =
+          std::unique(scratch.sorted.begin(), scratch.sorted.end(),
+                      [](const LeafSlot& a, const LeafSlot& b) { return a.key == b.key; });
+      scratch.sorted.erase(duplicates, scratch.sorted.end());
       for (const LeafSlot& entry : scratch.sorted) out->emplace_back(entry.key, entry.value);
       cursor = leaf.high_fence;
       if (cursor >= to || (limit != 0 && out->size() >= limit)) break;
