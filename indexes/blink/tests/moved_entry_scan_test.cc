@@ -66,8 +66,9 @@ TEST_P(MovedEntryScan, ReturnsTheKeyOnceWithOneOfItsValues) {
     ASSERT_TRUE(CopyKeyIntoAnEmptySlot(client, *fixture.tree)) << "the tree is not one leaf";
     IndexOpStats stats;
     uint64_t value = 0;
-    // Lookups found the key before as well: the first slot holding it.
+    // A lookup takes the first slot holding the key: its bulkloaded one.
     ASSERT_TRUE(fixture.tree->Lookup(client, kMovedKey, &value, stats));
+    EXPECT_EQ(value, kMovedKey);
     std::vector<KeyValue> range;
     fixture.tree->RangeQuery(client, 1, kKeys + 1, 0, &range, stats);
     ASSERT_EQ(range.size(), kKeys);
