@@ -4,16 +4,33 @@
 
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "harness/cli/cli_support.h"
 #include "harness/driver/benchmark_runner.h"
 #include "harness/driver/run_config.h"
 #include "harness/rdma/errors.h"
 #include "harness/util/json_object_reader.h"
+#include "harness/util/perf_record_control.h"
 
 namespace dmbench::cli {
 
 namespace po = boost::program_options;
+
+namespace {
+
+// perf record samples the measured run and nothing else.
+class PerfSampledRun final : public driver::MeasuredRunObserver {
+ public:
+  explicit PerfSampledRun(const std::string& fifos) : control_(fifos) {}
+  void MeasuredRunStarts() override { control_.Enable(); }
+  void MeasuredRunEnded() override { control_.Disable(); }
+
+ private:
+  PerfRecordControl control_;
+};
+
+}  // namespace
 
 int RunRunCommand(const std::vector<std::string>& arguments) {
   po::options_description options(
@@ -30,6 +47,9 @@ int RunRunCommand(const std::vector<std::string>& arguments) {
       "real cluster: host:port,... of each 'dmbench serve' (sets backend.type=verbs)")(
       "compute-server", po::value<uint32_t>(),
       "real cluster: which compute server this process is (backend.compute_server)")(
+      "perf-control", po::value<std::string>(),
+      "CTL,ACK: the FIFOs of 'perf record -D -1 --control fifo:CTL,ACK', which then samples "
+      "only the warm-up and the measured window (ae/bench-sim.sh --profile)")(
       "quiet,q", "no progress lines on stderr");
   po::variables_map values;
   if (!ParseOptions(arguments, options, values)) return 0;
@@ -58,8 +78,11 @@ int RunRunCommand(const std::vector<std::string>& arguments) {
   }
   const driver::RunConfig config = driver::LoadRunConfig(document, config_file, sets);
 
+  std::optional<PerfSampledRun> perf_sampled;
+  if (values.count("perf-control")) perf_sampled.emplace(values["perf-control"].as<std::string>());
   const driver::BenchmarkOutcome outcome =
-      driver::RunBenchmark(config, values.count("quiet") ? nullptr : &std::cerr);
+      driver::RunBenchmark(config, values.count("quiet") ? nullptr : &std::cerr,
+                           driver::MakeConfiguredIndex, perf_sampled ? &*perf_sampled : nullptr);
   if (outcome.history && !values.count("out")) {
     throw ConfigError(
         "--verify with several compute servers needs --out: the history goes beside the result "

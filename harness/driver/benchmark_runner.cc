@@ -90,7 +90,7 @@ std::unique_ptr<indexes::Index> MakeConfiguredIndex(const RunConfig& config,
 }
 
 BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress,
-                              const IndexMaker& make_index) {
+                              const IndexMaker& make_index, MeasuredRunObserver* observer) {
   const auto wall_start = std::chrono::steady_clock::now();
   const std::string started_at = UtcNow();
   RequireMachineFor(config);
@@ -138,6 +138,7 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress,
   const uint64_t progress_step = std::max<uint64_t>(1, (end - warm_end) / 10);
   const uint32_t reporter = fabric->first_local_client();
 
+  if (observer != nullptr) observer->MeasuredRunStarts();
   fabric->Run(
       [&](rdma::Client& client) {
         const uint32_t id = client.location().index;
@@ -191,6 +192,7 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress,
         }
       },
       /*measured=*/true);
+  if (observer != nullptr) observer->MeasuredRunEnded();
   // Every write of every compute server is done before anyone looks back.
   fabric->Synchronize(3, "run done");
 

@@ -36,10 +36,23 @@ using IndexMaker = std::function<std::unique_ptr<indexes::Index>(const RunConfig
 std::unique_ptr<indexes::Index> MakeConfiguredIndex(const RunConfig& config,
                                                     const rdma::ClusterShape& shape);
 
+// Told when the run that holds the warm-up and the measured window starts and
+// when it has ended, on the thread that calls RunBenchmark: a profiler can
+// sample the simulation alone, without the set-up and bulkload before it
+// (ae/bench-sim.sh --profile). What it does changes no result.
+class MeasuredRunObserver {
+ public:
+  virtual ~MeasuredRunObserver() = default;
+  virtual void MeasuredRunStarts() = 0;
+  virtual void MeasuredRunEnded() = 0;
+};
+
 // `progress` (may be null) gets a line per tenth of the measured window.
 // `make_index` lets a test run an index of its own through the whole driver.
+// `observer` (may be null) must outlive the call.
 BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress,
-                              const IndexMaker& make_index = MakeConfiguredIndex);
+                              const IndexMaker& make_index = MakeConfiguredIndex,
+                              MeasuredRunObserver* observer = nullptr);
 
 // The result's "verify" section for a checker's report.
 nlohmann::json VerifyJson(const indexes::ConsistencyReport& report);

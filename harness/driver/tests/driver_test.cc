@@ -129,19 +129,15 @@ TEST(RunConfig, ResolvedConfigRoundTrips) {
   EXPECT_EQ(again.ToJson(), config.ToJson());
 }
 
-nlohmann::json WithoutWallClock(nlohmann::json result) {
-  result.erase("wall_clock");
-  return result;
-}
-
 TEST(BenchmarkRunner, SameConfigTwiceGivesIdenticalResultsApartFromWallClock) {
   const RunConfig config = testing::SmallRun("sherman", "write-intensive");
   const nlohmann::json first = RunBenchmark(config, nullptr).result;
   const nlohmann::json second = RunBenchmark(config, nullptr).result;
-  EXPECT_EQ(WithoutWallClock(first), WithoutWallClock(second));
+  EXPECT_EQ(testing::WithoutWallClock(first), testing::WithoutWallClock(second));
   RunConfig other = config;
   other.seed = 4;
-  EXPECT_NE(WithoutWallClock(RunBenchmark(other, nullptr).result), WithoutWallClock(first));
+  EXPECT_NE(testing::WithoutWallClock(RunBenchmark(other, nullptr).result),
+            testing::WithoutWallClock(first));
 }
 
 TEST(BenchmarkRunner, VerifiedRunsOfEveryPresetPass) {

@@ -25,6 +25,13 @@ inline RunConfig SmallRun(const std::string& index_type, const std::string& mix)
   return RunConfig::FromJson(document);
 }
 
+// A result without what varies from run to run of the same config: its
+// wall-clock section.
+inline nlohmann::json WithoutWallClock(nlohmann::json result) {
+  result.erase("wall_clock");
+  return result;
+}
+
 // Writes `document` to a file of the test's temporary directory; its path.
 inline std::string WriteTemp(const std::string& name, const nlohmann::json& document) {
   return WriteScratchFile(name, document.dump());
