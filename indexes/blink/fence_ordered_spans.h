@@ -131,7 +131,10 @@ class FenceOrderedSpans {
 
   // The last chunk whose first low fence is <= key, or kNone.
   size_t ChunkAtOrBelow(uint64_t key) const {
-    const auto after = InterpolatedUpperBound(chunk_low_.begin(), chunk_low_.end(), key);
+    // A key_of of this class's own, so that a profile's symbol for the
+    // search names whom it serves (ae/bench-sim.sh --profile).
+    const auto after = InterpolatedUpperBound(chunk_low_.begin(), chunk_low_.end(), key,
+                                              [](uint64_t fence) { return fence; });
     return after == chunk_low_.begin() ? kNone
                                        : static_cast<size_t>(after - chunk_low_.begin()) - 1;
   }
