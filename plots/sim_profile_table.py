@@ -1,0 +1,197 @@
+#!/usr/bin/python3
+"""Where the simulator's time goes (ae/bench-sim.sh --profile): each point's
+CPU time, sampled by perf over its simulation alone, split into the
+simulator's parts, and how fast the point would run if a part, or the whole fabric model, cost
+nothing.
+
+usage: plots/sim_profile_table.py DIR
+
+DIR/points/ holds what ae/bench-sim.sh --profile wrote: beside each point's
+result NAME.json, NAME.perf.txt, the `perf report --stdio --no-children -q
+--sort dso,sym` of the samples perf record took from the start of the
+point's simulation (warm-up and window) to its end (dmbench run
+--perf-control), so neither set-up nor bulkload is in it. With --repeat N,
+NAME.rK.json and NAME.rK.perf.txt for K = 1..N: a part's share is the mean
+of the runs' shares, the speed the median (plots/sim_speed_table.py).
+
+A symbol belongs to the first part in PARTS whose pattern matches "DSO
+NAME", NAME the symbol up to its first "<" or "(", or else to the first
+whose pattern matches "DSO SYMBOL"; what none matches is "unattributed", and its
+largest symbols are listed, so that nothing is hidden. perf samples
+functions, not call paths: a library routine (memcpy, malloc) counts where
+it is, not where it was called from. "If free" is the point's simulated
+index operations per wall second divided by (1 - share): the bound on what
+making that part cost nothing could give. Writes DIR/sim-profile.json and
+DIR/sim-profile.md, and prints the tables.
+
+Exit status: 0; 1 when DIR holds no profiled point, or a profile or result
+cannot be read (the message names the file); 2 for bad usage.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+import sys
+from pathlib import Path
+
+from dmbench_results import write_table
+from sim_speed_table import TableError, points
+
+PROG = "sim_profile_table.py"
+
+# (part, what it is, pattern over "DSO SYMBOL"); the first that matches wins.
+PARTS = (
+    ("event queue", "SimCluster::Run and ::Dispatch: the events, in time order",
+     r"rdma::sim::SimCluster::(Run|Dispatch)\b|EventQueue"),
+    ("coroutines", "switching between the clients' coroutines (Boost.Context)",
+     r"ClientCoroutine|_fcontext|boost::context"),
+    ("resource reservations", "SerialResource: links, message engines, PCIe reserved in time",
+     r"rdma::sim::SerialResource"),
+    ("statistics", "latency histograms and per-operation counters",
+     r"LogLinearHistogram|RunStatistics|::AddStats\b|StatsScope"),
+    ("node materialization", "a bulkloaded node's bytes, built when first touched",
+     r"KeySpaceBulkload|BulkloadImage|DeferredBlocks|EncodeFreshLeaf"),
+    ("memory-server bytes", "MemoryRegion and PagedBytes: what verbs read and write",
+     r"rdma::sim::(MemoryRegion|PagedBytes)"),
+    ("NIC and verb model", "the rest of the simulated NICs and clients: posting, "
+     "responders, atomics, doorbells, completions",
+     r"rdma::sim::|dmbench::rdma::"),
+    ("libc copies and fills", "memcpy, memmove and memset, whoever calls them",
+     r"^libc\S* .*__mem(cpy|move|set)"),
+    ("index cache", "IndexCache, its spans and cached routes",
+     r"IndexCache|FenceOrderedSpans|CachedRoutes|CachedNodeStore"),
+    ("index logic", "the B-link tree, node format and locks, client side",
+     r"dmbench::indexes::"),
+    ("workload generation", "keys and operations: Zipfian draws (libm's pow), scrambling",
+     r"dmbench::workloads::|^libm\S* "),
+    ("driver", "the benchmark loop", r"dmbench::driver::"),
+    ("allocator", "malloc and free", r"\b(malloc|free|cfree|_int_\w+|operator (new|delete))\b"),
+    ("kernel", "page faults and system calls", r"^\[kernel"),
+)
+# Sums of parts, each a row of its own below the parts.
+GROUPS = (
+    ("all of the fabric model", ("event queue", "coroutines", "resource reservations",
+                                 "memory-server bytes", "NIC and verb model")),
+)
+UNATTRIBUTED = "unattributed"
+SHOWN_UNATTRIBUTED = 5
+LINE = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)%\s+(\S+)\s+\[[.k]\]\s+(.+?)\s*$")
+
+
+def part_of(dso: str, symbol: str) -> str:
+    # The function's own name first: a lambda inside BLinkTree::Lookup(rdma::
+    # Client&, ...) is index logic. Then the whole symbol, whose template
+    # arguments say whom a generic search served.
+    head = re.split(r"[<(]", symbol, maxsplit=1)[0]
+    for text in (f"{dso} {head}", f"{dso} {symbol}"):
+        for name, _, pattern in PARTS:
+            if re.search(pattern, text):
+                return name
+    return UNATTRIBUTED
+
+
+def read_profile(path: Path) -> tuple[dict[str, float], dict[str, float]]:
+    """A perf report's shares per part (percent of its samples, summing to
+    100) and its unattributed symbols' shares."""
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError as error:
+        raise TableError(f"{path}: cannot read it ({error})") from error
+    parts = {name: 0.0 for name, _, _ in PARTS}
+    parts[UNATTRIBUTED] = 0.0
+    unattributed: dict[str, float] = {}
+    for number, line in enumerate(lines, 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        match = LINE.match(line)
+        if not match:
+            raise TableError(f"{path}:{number}: not a line of `perf report --stdio "
+                             f"--no-children -q --sort dso,sym`: {line.strip()[:80]!r}")
+        share, dso, symbol = float(match[1]), match[2], match[3]
+        part = part_of(dso, symbol)
+        parts[part] += share
+        if part == UNATTRIBUTED:
+            unattributed[symbol] = unattributed.get(symbol, 0.0) + share
+    total = sum(parts.values())
+    if total <= 0:
+        raise TableError(f"{path}: no samples (did perf record sample the simulation?)")
+    # perf rounds each line to two decimals; rescale so the shares add to 100.
+    return ({name: 100 * share / total for name, share in parts.items()},
+            {name: 100 * share / total for name, share in unattributed.items()})
+
+
+def profiled_row(row: dict, folder: Path) -> dict:
+    """The point's row with its parts' mean shares and the speeds if free."""
+    runs = [folder / f"{row['point']}.perf.txt"]
+    if row["runs"] > 1:
+        runs = [folder / f"{row['point']}.r{k}.perf.txt" for k in range(1, row["runs"] + 1)]
+    profiles = [read_profile(path) for path in runs]
+    shares = {name: statistics.fmean(profile[0][name] for profile in profiles)
+              for name in profiles[0][0]}
+    unattributed: dict[str, float] = {}
+    for _, symbols in profiles:
+        for symbol, share in symbols.items():
+            unattributed[symbol] = unattributed.get(symbol, 0.0) + share / len(profiles)
+    for group, members in GROUPS:
+        shares[group] = sum(shares[name] for name in members)
+    unattributed = {symbol: share for symbol, share in unattributed.items() if share >= 0.05}
+    speed = row["index_operations_per_wall_second"]
+    return {
+        "point": row["point"], "mix": row["mix"], "index": row["index"], "keys": row["keys"],
+        "runs": row["runs"], "index_operations_per_wall_second": speed,
+        "parts": [{"part": name, "share_percent": share,
+                   "if_free_index_operations_per_wall_second":
+                       speed / (1 - share / 100) if share < 100 else None}
+                  for name, share in shares.items()],
+        "unattributed_symbols": dict(sorted(unattributed.items(),
+                                            key=lambda item: -item[1])[:SHOWN_UNATTRIBUTED]),
+    }
+
+
+def tables(rows: list[dict]) -> str:
+    heads = [f"{row['mix'].split('-')[0]} {row['index']} {row['keys']:,}" for row in rows]
+    out = ["Share of each point's simulation CPU time, % (M index ops / wall s if the part "
+           "cost nothing):", "",
+           "| part | " + " | ".join(heads) + " |", "|---|" + "---|" * len(rows)]
+    out.append("| (all: M index ops / wall s) | " + " | ".join(
+        f"{row['index_operations_per_wall_second'] / 1e6:.3f}" for row in rows) + " |")
+    names = [name for name, _, _ in PARTS] + [UNATTRIBUTED] + [group for group, _ in GROUPS]
+    for name in names:
+        cells = []
+        for row in rows:
+            part = next(part for part in row["parts"] if part["part"] == name)
+            free = part["if_free_index_operations_per_wall_second"]
+            cells.append(f"{part['share_percent']:.1f} "
+                         f"({'–' if free is None else f'{free / 1e6:.3f}'})")
+        out.append(f"| {name} | " + " | ".join(cells) + " |")
+    out += ["", "Parts:", ""]
+    out += [f"- {name}: {what}" for name, what, _ in PARTS]
+    out += [f"- {group}: the sum of {', '.join(members)}" for group, members in GROUPS]
+    out.append(f"- {UNATTRIBUTED}: none of the parts; the largest such symbols per point:")
+    for head, row in zip(heads, rows):
+        symbols = ", ".join(f"{symbol[:70]} {share:.1f}%"
+                            for symbol, share in row["unattributed_symbols"].items())
+        out.append(f"  - {head}: {symbols or 'none'}")
+    return "\n".join(out) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1 or argv[0].startswith("-"):
+        print(f"usage: {PROG} DIR (a directory ae/bench-sim.sh --profile wrote)", file=sys.stderr)
+        return 2
+    directory = Path(argv[0])
+    try:
+        rows = [profiled_row(row, directory / "points") for row in points(directory)
+                if row["ran"]]
+        if not rows:
+            raise TableError(f"{directory / 'points'}: no point ran, so none was profiled")
+    except TableError as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return 1
+    write_table(directory, "sim-profile", rows, tables(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
