@@ -7,7 +7,8 @@
 # (OUT/sim-speed.json) from plots/sim_speed_table.py.
 #
 #   ae/bench-sim.sh [--keys N,...] [--indexes PRESET,...] [--measure-ms MS]
-#                   [--paper-settings] [--repeat N] [--out DIR] [--set PATH=VALUE ...]
+#                   [--paper-settings] [--repeat N] [--profile] [--out DIR]
+#                   [--set PATH=VALUE ...]
 #
 # Defaults: keys 10000000,100000000,1000000000 (the paper's 1 B last),
 # indexes sherman, a 5 ms window after the config's 2 ms warm-up, one run
@@ -26,8 +27,14 @@
 # (500 MB per compute server) at every key count; --measure-ms and --set
 # still override them. A point this machine cannot hold is
 # refused by dmbench before it builds anything, and the table shows the
-# refusal. Run it alone: a second busy core slows every figure. Set DMBENCH
-# to a dmbench binary to skip set-up and build.
+# refusal. --profile also samples each point's simulation (warm-up and
+# window, not set-up) with perf record (Debian's linux-perf: ae/setup.sh
+# bench), 1999 times a second of CPU time, into points/NAME.perf.data and its
+# report NAME.perf.txt, and prints plots/sim_profile_table.py's split of the
+# time into the simulator's parts (DIR/sim-profile.md, .json); the speeds are
+# then measured under perf. Without root, a kernel.perf_event_paranoid above
+# 1 lets perf sample user space only. Run it alone: a second busy core slows
+# every figure. Set DMBENCH to a dmbench binary to skip set-up and build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,6 +43,7 @@ indexes=sherman
 measure_ms=  # 5, or the experiment's window under --paper-settings
 paper_settings=0
 repeat=1
+profile=0
 out=results/bench-sim
 sets=()
 while [[ $# -gt 0 ]]; do
@@ -45,11 +53,12 @@ while [[ $# -gt 0 ]]; do
     --measure-ms) measure_ms=${2:?--measure-ms needs a number}; shift ;;
     --paper-settings) paper_settings=1 ;;
     --repeat) repeat=${2:?--repeat needs a count}; shift ;;
+    --profile) profile=1 ;;
     --out) out=${2:?--out needs a directory}; shift ;;
     --set) sets+=(--set "${2:?--set needs PATH=VALUE}"); shift ;;
     -h|--help) sed -n '2,/^set -euo pipefail/{/^#/s/^# \{0,1\}//p}' "$0" >&2; exit 0 ;;
     *) echo "ae/bench-sim.sh: unknown argument '$1' (allowed: --keys, --indexes," \
-            "--measure-ms, --paper-settings, --repeat, --out, --set)" >&2; exit 2 ;;
+            "--measure-ms, --paper-settings, --repeat, --profile, --out, --set)" >&2; exit 2 ;;
   esac
   shift
 done
@@ -90,6 +99,21 @@ fi
 
 measure_ms=${measure_ms:-5}
 
+sampler=()
+if (( profile )); then
+  if ! command -v perf >/dev/null; then
+    echo "ae/bench-sim.sh: --profile needs perf (Debian's linux-perf; ae/setup.sh bench" \
+         "installs it)" >&2
+    exit 2
+  fi
+  fifos=$(mktemp -d)
+  trap 'rm -rf "$fifos"' EXIT
+  mkfifo "$fifos/control" "$fifos/acknowledge"
+  # Starts disabled; dmbench enables it for the simulation alone.
+  sampler=(perf record -D -1 --control "fifo:$fifos/control,$fifos/acknowledge" -e cpu-clock
+           -F 1999 --quiet)
+fi
+
 # shellcheck source=ae/dmbench-release.sh
 source ae/dmbench-release.sh
 
@@ -109,19 +133,28 @@ for ((round = 1; round <= repeat; round++)); do
         while (( host_mib * 1048576 < 4 * count )); do host_mib=$((host_mib * 2)); done
         echo "== $name" >&2
         status=0
-        "$DMBENCH" run --config configs/runs/write-intensive-skewed.json \
-          --set workload.mix="$mix" --set index.preset="$index" --set workload.keys="$count" \
-          --set run.measure_ms="$measure_ms" --set topology.host_memory_mib="$host_mib" "${sets[@]}" \
-          --out "$out/points/$name.json" >"$out/points/$name.log" 2>&1 || status=$?
+        run=("$DMBENCH" run --config configs/runs/write-intensive-skewed.json
+             --set workload.mix="$mix" --set index.preset="$index" --set workload.keys="$count"
+             --set run.measure_ms="$measure_ms" --set topology.host_memory_mib="$host_mib"
+             "${sets[@]}" --out "$out/points/$name.json")
+        if (( profile )); then
+          run=("${sampler[@]}" -o "$out/points/$name.perf.data" -- "${run[@]}"
+               --perf-control "$fifos/control,$fifos/acknowledge")
+        fi
+        "${run[@]}" >"$out/points/$name.log" 2>&1 || status=$?
         if [[ $status -ne 0 ]]; then
           # Exit 2 is a refused config (e.g. more memory than this machine
           # has): the table shows why. Anything else is a failure.
           tail -n 3 "$out/points/$name.log" >&2
           [[ $status -eq 2 ]] || exit "$status"
-          rm -f "$out/points/$name.json"
+          rm -f "$out/points/$name".{json,perf.data,perf.txt}
+        elif (( profile )); then
+          perf report -i "$out/points/$name.perf.data" --stdio --no-children -q \
+            --sort dso,sym >"$out/points/$name.perf.txt" 2>>"$out/points/$name.log"
         fi
       done
     done
   done
 done
 /usr/bin/python3 plots/sim_speed_table.py "$out"
+(( ! profile )) || /usr/bin/python3 plots/sim_profile_table.py "$out"

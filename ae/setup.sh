@@ -2,18 +2,20 @@
 # Installs from Debian's packages what one job of dmbench needs, and nothing
 # more.
 #
-#   ae/setup.sh [PROFILE...]     PROFILE: main (default), test, cluster
+#   ae/setup.sh [PROFILE...]     PROFILE: main (default), test, cluster, bench
 #
 #   main     build and plot the paper's figures on the simulated fabric
 #            (ae/quickstart.sh, ae/run.sh): compiler, libraries, matplotlib
 #   test     main, plus what the test command (ae/test.sh) adds: the Soft-RoCE
 #            VM (qemu, busybox, rdma-core's tools) and the Debian kernel it
 #            boots (ae/softroce/kernel.sh: downloaded, pruned to what
-#            ae/softroce/vm.sh loads, kept under ~/.cache/dmbench/softroce/)
+#            ae/softroce/vm.sh loads, kept under ~/.cache/dmbench/softroce/),
+#            and bench's perf, for the test of ae/bench-sim.sh --profile
 #   cluster  main, plus what a node of a real RDMA cluster needs for
 #            ae/run.sh --backend verbs and ae/cluster/run.sh: rdma-core and
 #            its providers, ssh; and GNU parallel, for simulated sweeps
 #            spread over machines (ae/run.sh --sshlogin); no qemu, no kernel
+#   bench    main, plus perf, for ae/bench-sim.sh --profile
 #
 # With no PROFILE it sets up `main`, the README's main job: the smallest set,
 # and every other profile includes it. Idempotent: installs only what is
@@ -49,6 +51,9 @@ cluster=(
   rdma-core ibverbs-providers ibverbs-utils openssh-client parallel rsync
 )
 
+# perf record samples the simulator for ae/bench-sim.sh --profile.
+bench=(linux-perf)
+
 profiles=("$@")
 [[ ${#profiles[@]} -gt 0 ]] || profiles=(main)
 packages=("${main[@]}")
@@ -56,13 +61,14 @@ kernel=false
 for profile in "${profiles[@]}"; do
   case "$profile" in
     main) ;;
-    test) packages+=("${test[@]}"); kernel=true ;;
+    test) packages+=("${test[@]}" "${bench[@]}"); kernel=true ;;
     cluster) packages+=("${cluster[@]}") ;;
+    bench) packages+=("${bench[@]}") ;;
     -h | --help)
       sed -n '2,/^set -euo pipefail/{/^#/s/^# \{0,1\}//p}' "$0"
       exit 0 ;;
     *)
-      echo "ae/setup.sh: unknown profile '$profile' (allowed: main, test, cluster)" >&2
+      echo "ae/setup.sh: unknown profile '$profile' (allowed: main, test, cluster, bench)" >&2
       exit 2 ;;
   esac
 done

@@ -75,6 +75,15 @@ cluster=$(packages "$apt")
 for p in rdma-core ibverbs-providers openssh-client parallel; do has "$cluster" "$p" cluster; done
 for p in qemu-system-x86 busybox-static; do lacks "$cluster" "$p" cluster; done
 
+# bench: main's plus perf, nothing of the VM or the cluster.
+run bench
+[[ $status -eq 0 ]] || fail "setup.sh bench exited $status: $out"
+bench=$(packages "$apt")
+[[ -z "$(comm -23 <(echo "$main") <(echo "$bench"))" ]] || fail "bench lacks some of main's packages"
+has "$bench" linux-perf bench
+for p in qemu-system-x86 rdma-core parallel; do lacks "$bench" "$p" bench; done
+lacks "$main" linux-perf main
+
 # Without root or sudo: the exact line to run, exit 1, apt-get never called.
 # (test profile: the line names the VM's packages; with cluster too, each once)
 echo 1000 >"$tmp/uid"
@@ -85,7 +94,7 @@ grep -q "^  apt-get update && apt-get install -y --no-install-recommends " <<<"$
   fail "without root, no apt-get line to run: $out"
 test=$(packages "$out")
 [[ -z "$(comm -23 <(echo "$main") <(echo "$test"))" ]] || fail "test lacks some of main's packages"
-for p in qemu-system-x86 busybox-static ibverbs-utils rdmacm-utils iproute2 kmod cpio rdma-core; do
+for p in qemu-system-x86 busybox-static ibverbs-utils rdmacm-utils iproute2 kmod cpio rdma-core linux-perf; do
   has "$test" "$p" "test cluster"
 done
 [[ -z "$(uniq -d <<<"$test")" ]] || fail "a package is listed twice: $(uniq -d <<<"$test")"
@@ -115,7 +124,7 @@ grep -q "the command was: apt-get install -y --no-install-recommends .*qemu-syst
 # An unknown profile: exit 2, naming the allowed ones.
 run laptop
 [[ $status -eq 2 ]] || fail "setup.sh laptop exited $status (expected 2)"
-grep -q "unknown profile 'laptop' (allowed: main, test, cluster)" <<<"$out" ||
+grep -q "unknown profile 'laptop' (allowed: main, test, cluster, bench)" <<<"$out" ||
   fail "unexpected message for an unknown profile: $out"
 
 echo "setup test: passed"
