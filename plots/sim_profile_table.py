@@ -35,8 +35,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from dmbench_results import write_table
-from sim_speed_table import TableError, points
+from sim_speed_table import TableError, points, table_main
 
 PROG = "sim_profile_table.py"
 
@@ -176,21 +175,16 @@ def tables(rows: list[dict]) -> str:
     return "\n".join(out) + "\n"
 
 
+def profiled_rows(directory: Path) -> list[dict]:
+    rows = [profiled_row(row, directory / "points") for row in points(directory) if row["ran"]]
+    if not rows:
+        raise TableError(f"{directory / 'points'}: no point ran, so none was profiled")
+    return rows
+
+
 def main(argv: list[str]) -> int:
-    if len(argv) != 1 or argv[0].startswith("-"):
-        print(f"usage: {PROG} DIR (a directory ae/bench-sim.sh --profile wrote)", file=sys.stderr)
-        return 2
-    directory = Path(argv[0])
-    try:
-        rows = [profiled_row(row, directory / "points") for row in points(directory)
-                if row["ran"]]
-        if not rows:
-            raise TableError(f"{directory / 'points'}: no point ran, so none was profiled")
-    except TableError as error:
-        print(f"{PROG}: {error}", file=sys.stderr)
-        return 1
-    write_table(directory, "sim-profile", rows, tables(rows))
-    return 0
+    return table_main(argv, PROG, "ae/bench-sim.sh --profile", "sim-profile", profiled_rows,
+                      tables)
 
 
 if __name__ == "__main__":

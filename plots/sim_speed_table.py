@@ -36,7 +36,7 @@ import re
 import statistics
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from dmbench_results import write_table
 
@@ -210,18 +210,27 @@ def table(rows: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main(argv: list[str]) -> int:
+def table_main(argv: list[str], prog: str, wrote: str, stem: str,
+               rows_of: Callable[[Path], list[dict]],
+               render: Callable[[list[dict]], str]) -> int:
+    """A table script's main over the directory `wrote` (a command) left:
+    DIR/STEM.json and .md from rows_of(DIR), rendered; 1 on a TableError,
+    2 for bad usage."""
     if len(argv) != 1 or argv[0].startswith("-"):
-        print(f"usage: {PROG} DIR (a directory ae/bench-sim.sh wrote)", file=sys.stderr)
+        print(f"usage: {prog} DIR (a directory {wrote} wrote)", file=sys.stderr)
         return 2
     directory = Path(argv[0])
     try:
-        rows = points(directory)
+        rows = rows_of(directory)
     except TableError as error:
-        print(f"{PROG}: {error}", file=sys.stderr)
+        print(f"{prog}: {error}", file=sys.stderr)
         return 1
-    write_table(directory, "sim-speed", rows, table(rows))
+    write_table(directory, stem, rows, render(rows))
     return 0
+
+
+def main(argv: list[str]) -> int:
+    return table_main(argv, PROG, "ae/bench-sim.sh", "sim-speed", points, table)
 
 
 if __name__ == "__main__":
