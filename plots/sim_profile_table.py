@@ -122,10 +122,7 @@ def read_profile(path: Path) -> tuple[dict[str, float], dict[str, float]]:
 
 def profiled_row(row: dict, folder: Path) -> dict:
     """The point's row with its parts' mean shares and the speeds if free."""
-    runs = [folder / f"{row['point']}.perf.txt"]
-    if row["runs"] > 1:
-        runs = [folder / f"{row['point']}.r{k}.perf.txt" for k in range(1, row["runs"] + 1)]
-    profiles = [read_profile(path) for path in runs]
+    profiles = [read_profile(folder / f"{stem}.perf.txt") for stem in row["run_stems"]]
     shares = {name: statistics.fmean(profile[0][name] for profile in profiles)
               for name in profiles[0][0]}
     unattributed: dict[str, float] = {}

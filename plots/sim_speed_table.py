@@ -124,7 +124,9 @@ RANGED = ("index_operations_per_wall_second", "events_per_wall_second")
 
 def point_of_runs(name: str, runs: list[dict], where: Path) -> dict:
     """One row from a point's runs (at least one)."""
-    row = dict(runs[0], point=name, runs=len(runs))
+    # run_stems: the runs' file names without suffix (NAME, or NAME.rK for
+    # the rounds that ran), for whatever else a run left beside its result.
+    row = dict(runs[0], point=name, runs=len(runs), run_stems=[run["point"] for run in runs])
     for key in SIMULATED:
         if len({run[key] for run in runs}) > 1:
             raise TableError(f"{where}: {name}: its runs simulated different {key} "

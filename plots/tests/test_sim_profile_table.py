@@ -112,6 +112,20 @@ class SimProfileTable(unittest.TestCase):
         self.assertAlmostEqual(shares(row)["resource reservations"], 30.0)
         self.assertAlmostEqual(shares(row)["driver"], 70.0)
 
+    def test_a_round_that_was_refused_leaves_the_others_profiles(self):
+        # Round 2 was refused: a log, no result, no profile.
+        for run_index, serve in ((1, 40), (3, 20)):
+            write_point(self.folder, "read-intensive", 10_000, 1 << 20, 1.0, f".r{run_index}")
+            self.profile(f"read-intensive-sherman-10000.r{run_index}",
+                         f"  {serve}.00%  dmbench  [.] dmbench::rdma::sim::SerialResource::Serve\n"
+                         f"  {100 - serve}.00%  dmbench  [.] dmbench::driver::RunBenchmark\n")
+        (self.folder / "read-intensive-sherman-10000.r2.log").write_text("refused\n")
+        process = run(self.out)
+        self.assertEqual(process.returncode, 0, process.stderr)
+        [row] = json.loads((self.out / "sim-profile.json").read_text())
+        self.assertEqual(row["runs"], 2)
+        self.assertAlmostEqual(shares(row)["resource reservations"], 30.0)
+
     def test_a_missing_or_damaged_profile_is_named(self):
         write_point(self.folder, "read-intensive", 10_000, 1 << 20, 1.0)
         process = run(self.out)
