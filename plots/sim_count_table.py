@@ -1,0 +1,232 @@
+#!/usr/bin/python3
+"""What the simulator executes per simulated index operation (ae/bench-sim.sh
+--count): instructions and cache misses, counted by callgrind over each
+point's measured run, in all and per part of the simulator.
+
+usage: plots/sim_count_table.py DIR
+
+DIR/points/callgrind/ holds, for the first run of each point that ran
+(STEM: NAME, or NAME.r1 with --repeat), what the counted pass left: STEM.json,
+the result of the same `dmbench run` under callgrind, and STEM.out,
+callgrind's counts (callgrind_annotate and KCachegrind read it too). The
+counted run must simulate what the timed
+run did (the same operations and events: the same config and seed), or its
+counts would not describe it. Per operation means per simulated index
+operation of the warm-up and window; misses are those of callgrind's cache
+model (a 32 KiB L1 data cache and a 32 MiB last-level cache, fixed by
+ae/bench-sim.sh), not of the machine. Functions are split into the parts of
+plots/sim_profile_table.py, by the same rules. Writes DIR/sim-count.json and
+DIR/sim-count.md, and prints the tables.
+
+Unlike wall time, counts repeat: two counted runs of a build differ by a
+few hundred instructions in hundreds of millions (the progress lines print
+wall-clock times). So they tell apart two builds whose speeds a shared
+machine cannot, at the price of not seeing what a count hides: a miss to
+DRAM and an L1 hit count one each.
+
+Exit status: 0; 1 when DIR holds no counted point, or a count file or result
+cannot be read, or disagrees with itself or with the timed run (the message names the
+file); 2 for bad usage.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from sim_profile_table import GROUPS, PARTS, UNATTRIBUTED, part_of
+from sim_speed_table import SIMULATED, TableError, points, ran_point, table_main
+
+PROG = "sim_count_table.py"
+
+# callgrind's names of the counts a row reports, summed where two are listed.
+INSTRUCTIONS = ("Ir",)
+L1D_MISSES = ("D1mr", "D1mw")
+LL_MISSES = ("DLmr", "DLmw")
+SHOWN_UNATTRIBUTED = 5
+# Parts callgrind cannot see: it counts the process's own instructions, not
+# the kernel's work for it (page faults, system calls).
+NOT_COUNTED = ("kernel",)
+# A name line: which kind of name, its compressed id, the name (given only
+# where the id first appears).
+NAME = re.compile(r"^(ob|fl|fi|fe|fn|cob|cfi|cfl|cfn)=(?:\((\d+)\))? ?(.*)$")
+# The kinds that share one table of compressed names.
+TABLE_OF = {"ob": "ob", "cob": "ob", "fn": "fn", "cfn": "fn",
+            "fl": "fl", "fi": "fl", "fe": "fl", "cfi": "fl", "cfl": "fl"}
+
+
+def numbers(tokens: list[str], where: str) -> list[int]:
+    try:
+        return [int(token) for token in tokens]
+    except ValueError as error:
+        raise TableError(f"{where}: a count is not a number ({error})") from error
+
+
+def read_callgrind(path: Path) -> tuple[dict[str, int], dict[tuple[str, str], dict[str, int]]]:
+    """A callgrind output file's totals by event name, and each function's own
+    counts (not those of what it calls) by (object's file name, function).
+
+    The format is callgrind's (valgrind.org/docs/manual/cl-format.html):
+    ob= and fn= lines say whose the cost lines after them are, a calls= line
+    says that the cost line after it is a call's (inclusive, so not the
+    caller's own), and names are compressed to "(id)" after their first use.
+    """
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError as error:
+        raise TableError(f"{path}: cannot read it ({error})") from error
+    events: list[str] = []
+    positions = 1
+    totals: dict[str, int] | None = None
+    names: dict[str, dict[str, str]] = {"ob": {}, "fn": {}, "fl": {}}
+    functions: dict[tuple[str, str], list[int]] = {}
+    where_object, function = "", None
+    call_cost_next = False
+    for number, line in enumerate(lines, 1):
+        where = f"{path}:{number}"
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("events:"):
+            events = line.split(":", 1)[1].split()
+        elif line.startswith("positions:"):
+            positions = len(line.split(":", 1)[1].split())
+        elif line.startswith(("summary:", "totals:")):
+            # callgrind writes both, the same; a file may have either.
+            these = dict(zip(events, numbers(line.split(":", 1)[1].split(), where)))
+            if totals is not None and these != totals:
+                raise TableError(f"{where}: the totals disagree with the summary")
+            totals = these
+        elif match := NAME.match(line):
+            kind, ident, name = match[1], match[2], match[3]
+            table = names[TABLE_OF[kind]]
+            if ident is not None:
+                if name:
+                    table[ident] = name
+                elif ident not in table:
+                    raise TableError(f"{where}: {kind}=({ident}) before its name was given")
+                name = table[ident]
+            if kind == "ob":
+                where_object = Path(name).name
+            elif kind == "fn":
+                function = name
+        elif line.startswith("calls="):
+            call_cost_next = True
+        elif line[0].isdigit() or line[0] in "+-*":
+            if call_cost_next:
+                call_cost_next = False
+                continue
+            if function is None:
+                raise TableError(f"{where}: a cost line before any fn= line")
+            counts = numbers(line.split()[positions:], where)
+            own = functions.setdefault((where_object, function), [0] * len(events))
+            for i, count in enumerate(counts[:len(events)]):
+                own[i] += count
+    missing = [name for name in INSTRUCTIONS + L1D_MISSES + LL_MISSES if name not in events]
+    if totals is None or missing:
+        raise TableError(f"{path}: not the output of callgrind --cache-sim=yes"
+                         f" (missing: {', '.join(missing) or 'summary'})")
+    if totals.get("Ir", 0) == 0:
+        raise TableError(f"{path}: no instructions counted (did callgrind collect inside "
+                         "the measured run?)")
+    counted = sum(own[events.index("Ir")] for own in functions.values())
+    if counted != totals["Ir"]:
+        raise TableError(f"{path}: its functions' instructions add up to {counted}, its "
+                         f"summary says {totals['Ir']}")
+    return totals, {key: dict(zip(events, own)) for key, own in functions.items()}
+
+
+def counted_row(row: dict, folder: Path) -> dict:
+    stem = row["run_stems"][0]
+    result = folder / "callgrind" / f"{stem}.json"
+    if not result.exists():
+        raise TableError(f"{result}: missing (was the point counted? ae/bench-sim.sh --count)")
+    counted = ran_point(result)
+    for key in SIMULATED:
+        if counted[key] != row[key]:
+            raise TableError(f"{result}: the counted run simulated {key} {counted[key]}, the "
+                             f"timed run {row[key]}; the same config and seed must give the "
+                             "same simulation")
+    totals, functions = read_callgrind(folder / "callgrind" / f"{stem}.out")
+    operations = counted["index_operations"]
+    if operations <= 0:
+        raise TableError(f"{result}: simulator.index_operations must be positive")
+
+    def per_operation(counts: dict[str, int], names: tuple[str, ...]) -> float:
+        return sum(counts.get(name, 0) for name in names) / operations
+
+    parts = {name: 0 for name, _, _ in PARTS if name not in NOT_COUNTED}
+    parts[UNATTRIBUTED] = 0
+    unattributed: dict[str, int] = {}
+    for (dso, function), counts in functions.items():
+        part = part_of(dso, function)
+        parts[part] += counts.get("Ir", 0)
+        if part == UNATTRIBUTED:
+            unattributed[function] = unattributed.get(function, 0) + counts.get("Ir", 0)
+    for group, members in GROUPS:
+        parts[group] = sum(parts[name] for name in members)
+    return {
+        "point": row["point"], "mix": row["mix"], "index": row["index"], "keys": row["keys"],
+        "index_operations": operations, "events": counted["events"],
+        "instructions": totals["Ir"],
+        "instructions_per_operation": per_operation(totals, INSTRUCTIONS),
+        "instructions_per_event": totals["Ir"] / counted["events"] if counted["events"] else None,
+        "l1d_misses_per_operation": per_operation(totals, L1D_MISSES),
+        "ll_misses_per_operation": per_operation(totals, LL_MISSES),
+        "parts": [{"part": name, "instructions_per_operation": count / operations,
+                   "share_percent": 100 * count / totals["Ir"]}
+                  for name, count in parts.items()],
+        "unattributed_functions": {
+            name: count / operations
+            for name, count in sorted(unattributed.items(), key=lambda item: -item[1])
+            [:SHOWN_UNATTRIBUTED]},
+    }
+
+
+def tables(rows: list[dict]) -> str:
+    out = ["| workload | index | keys | instructions / op | instructions / event | "
+           "L1d misses / op | LL misses / op | index ops counted |",
+           "|---|---|---|---|---|---|---|---|"]
+    for row in rows:
+        per_event = row["instructions_per_event"]
+        out.append(
+            f"| {row['mix']} skewed | {row['index']} | {row['keys']:,} | "
+            f"{row['instructions_per_operation']:,.0f} | "
+            f"{'–' if per_event is None else f'{per_event:,.0f}'} | "
+            f"{row['l1d_misses_per_operation']:.1f} | {row['ll_misses_per_operation']:.2f} | "
+            f"{row['index_operations']:,} |")
+    heads = [f"{row['mix'].split('-')[0]} {row['index']} {row['keys']:,}" for row in rows]
+    out += ["", "Instructions per operation by part (share of the run's, %):", "",
+            "| part | " + " | ".join(heads) + " |", "|---|" + "---|" * len(rows)]
+    names = ([name for name, _, _ in PARTS if name not in NOT_COUNTED] + [UNATTRIBUTED]
+             + [group for group, _ in GROUPS])
+    for name in names:
+        cells = []
+        for row in rows:
+            part = next(part for part in row["parts"] if part["part"] == name)
+            cells.append(f"{part['instructions_per_operation']:,.0f} "
+                         f"({part['share_percent']:.1f})")
+        out.append(f"| {name} | " + " | ".join(cells) + " |")
+    out += ["", "Parts as in plots/sim_profile_table.py, but for "
+            f"{', '.join(NOT_COUNTED)}: callgrind counts user space alone. The largest "
+            "functions of none, instructions per operation:"]
+    for head, row in zip(heads, rows):
+        functions = ", ".join(f"{function[:70]} {count:,.0f}"
+                              for function, count in row["unattributed_functions"].items())
+        out.append(f"- {head}: {functions or 'none'}")
+    return "\n".join(out) + "\n"
+
+
+def counted_rows(directory: Path) -> list[dict]:
+    rows = [counted_row(row, directory / "points") for row in points(directory) if row["ran"]]
+    if not rows:
+        raise TableError(f"{directory / 'points'}: no point ran, so none was counted")
+    return rows
+
+
+def main(argv: list[str]) -> int:
+    return table_main(argv, PROG, "ae/bench-sim.sh --count", "sim-count", counted_rows, tables)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
