@@ -7,8 +7,8 @@
 # (OUT/sim-speed.json) from plots/sim_speed_table.py.
 #
 #   ae/bench-sim.sh [--keys N,...] [--indexes PRESET,...] [--measure-ms MS]
-#                   [--paper-settings] [--repeat N] [--profile] [--out DIR]
-#                   [--set PATH=VALUE ...]
+#                   [--paper-settings] [--repeat N] [--profile] [--count]
+#                   [--out DIR] [--set PATH=VALUE ...]
 #
 # Defaults: keys 10000000,100000000,1000000000 (the paper's 1 B last),
 # indexes sherman, a 5 ms window after the config's 2 ms warm-up, one run
@@ -33,7 +33,18 @@
 # report NAME.perf.txt, and prints plots/sim_profile_table.py's split of the
 # time into the simulator's parts (DIR/sim-profile.md, .json); the speeds are
 # then measured under perf. Without root, a kernel.perf_event_paranoid above
-# 1 lets perf sample user space only. Run it alone: a second busy core slows
+# 1 lets perf sample user space only. --count runs each point once more,
+# under callgrind (Debian's valgrind: ae/setup.sh bench), and prints
+# plots/sim_count_table.py's instructions and cache misses per simulated
+# index operation, in all and per part (DIR/sim-count.md, .json): counted
+# over the measured run alone (warm-up and window, not set-up or bulkload),
+# with a model of a 32 KiB L1 data cache and a 32 MiB last-level cache
+# rather than this machine's. Two counted passes of a build agree to a
+# millionth, whatever else the machine is doing: wall time cannot tell apart
+# changes of a few percent on a shared machine, counts can. That pass takes
+# about a minute per 10 M-key point, and hours for 1 B keys, whose set-up
+# callgrind slows too (points/callgrind/NAME.out is callgrind's file, for
+# callgrind_annotate or KCachegrind). Run it alone: a second busy core slows
 # every figure. Set DMBENCH to a dmbench binary to skip set-up and build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,6 +55,7 @@ measure_ms=  # 5, or the experiment's window under --paper-settings
 paper_settings=0
 repeat=1
 profile=0
+counting=0
 out=results/bench-sim
 sets=()
 while [[ $# -gt 0 ]]; do
@@ -54,11 +66,13 @@ while [[ $# -gt 0 ]]; do
     --paper-settings) paper_settings=1 ;;
     --repeat) repeat=${2:?--repeat needs a count}; shift ;;
     --profile) profile=1 ;;
+    --count) counting=1 ;;
     --out) out=${2:?--out needs a directory}; shift ;;
     --set) sets+=(--set "${2:?--set needs PATH=VALUE}"); shift ;;
     -h|--help) sed -n '2,/^set -euo pipefail/{/^#/s/^# \{0,1\}//p}' "$0" >&2; exit 0 ;;
     *) echo "ae/bench-sim.sh: unknown argument '$1' (allowed: --keys, --indexes," \
-            "--measure-ms, --paper-settings, --repeat, --profile, --out, --set)" >&2; exit 2 ;;
+            "--measure-ms, --paper-settings, --repeat, --profile, --count, --out, --set)" >&2
+       exit 2 ;;
   esac
   shift
 done
@@ -114,10 +128,28 @@ if (( profile )); then
            -F 1999 --quiet)
 fi
 
+counter=()
+if (( counting )); then
+  if ! command -v valgrind >/dev/null; then
+    echo "ae/bench-sim.sh: --count needs valgrind's callgrind (Debian's valgrind;" \
+         "ae/setup.sh bench installs it)" >&2
+    exit 2
+  fi
+  # Collects inside the function that runs the measured simulation only.
+  # The caches are fixed, not this machine's, so that counts compare across
+  # machines. A glibc.malloc.hugetlb tunable keeps dmbench from re-executing
+  # itself to ask for huge pages (harness/util/huge_page_heap.h), which
+  # would leave callgrind; under valgrind its malloc is valgrind's anyway.
+  counter=(env "GLIBC_TUNABLES=${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.hugetlb=0"
+           valgrind --tool=callgrind --cache-sim=yes --I1=32768,8,64 --D1=32768,8,64
+           --LL=33554432,16,64 "--toggle-collect=*SimulateMeasuredRun*")
+fi
+
 # shellcheck source=ae/dmbench-release.sh
 source ae/dmbench-release.sh
 
 mkdir -p "$out/points"
+(( ! counting )) || mkdir -p "$out/points/callgrind"
 IFS=, read -r -a key_list <<<"$keys"
 IFS=, read -r -a index_list <<<"$indexes"
 for ((round = 1; round <= repeat; round++)); do
@@ -133,10 +165,11 @@ for ((round = 1; round <= repeat; round++)); do
         while (( host_mib * 1048576 < 4 * count )); do host_mib=$((host_mib * 2)); done
         echo "== $name" >&2
         status=0
-        run=("$DMBENCH" run --config configs/runs/write-intensive-skewed.json
-             --set workload.mix="$mix" --set index.preset="$index" --set workload.keys="$count"
-             --set run.measure_ms="$measure_ms" --set topology.host_memory_mib="$host_mib"
-             "${sets[@]}" --out "$out/points/$name.json")
+        point=("$DMBENCH" run --config configs/runs/write-intensive-skewed.json
+               --set workload.mix="$mix" --set index.preset="$index" --set workload.keys="$count"
+               --set run.measure_ms="$measure_ms" --set topology.host_memory_mib="$host_mib"
+               "${sets[@]}")
+        run=("${point[@]}" --out "$out/points/$name.json")
         if (( profile )); then
           run=("${sampler[@]}" -o "$out/points/$name.perf.data" -- "${run[@]}"
                --perf-control "$fifos/control,$fifos/acknowledge")
@@ -152,9 +185,19 @@ for ((round = 1; round <= repeat; round++)); do
           perf report -i "$out/points/$name.perf.data" --stdio --no-children -q \
             --sort dso,sym >"$out/points/$name.perf.txt" 2>>"$out/points/$name.log"
         fi
+        if (( counting && status == 0 && round == 1 )); then
+          # Counts do not vary from run to run: the first round's are enough.
+          # Files of their own folder, so that the speed table sees the
+          # timed runs alone.
+          counted="$out/points/callgrind/$name"
+          echo "== $name (counted)" >&2
+          "${counter[@]}" --callgrind-out-file="$counted.out" "${point[@]}" --out "$counted.json" \
+            >"$counted.log" 2>&1 || { tail -n 3 "$counted.log" >&2; exit 1; }
+        fi
       done
     done
   done
 done
 /usr/bin/python3 plots/sim_speed_table.py "$out"
 (( ! profile )) || /usr/bin/python3 plots/sim_profile_table.py "$out"
+(( ! counting )) || /usr/bin/python3 plots/sim_count_table.py "$out"

@@ -10,12 +10,14 @@
 #            VM (qemu, busybox, rdma-core's tools) and the Debian kernel it
 #            boots (ae/softroce/kernel.sh: downloaded, pruned to what
 #            ae/softroce/vm.sh loads, kept under ~/.cache/dmbench/softroce/),
-#            and bench's perf, for the test of ae/bench-sim.sh --profile
+#            and bench's perf and valgrind, for the tests of ae/bench-sim.sh
+#            --profile and --count
 #   cluster  main, plus what a node of a real RDMA cluster needs for
 #            ae/run.sh --backend verbs and ae/cluster/run.sh: rdma-core and
 #            its providers, ssh; and GNU parallel, for simulated sweeps
 #            spread over machines (ae/run.sh --sshlogin); no qemu, no kernel
-#   bench    main, plus perf, for ae/bench-sim.sh --profile
+#   bench    main, plus perf and valgrind, for ae/bench-sim.sh --profile and
+#            --count
 #
 # With no PROFILE it sets up `main`, the README's main job: the smallest set,
 # and every other profile includes it. Idempotent: installs only what is
@@ -51,8 +53,9 @@ cluster=(
   rdma-core ibverbs-providers ibverbs-utils openssh-client parallel rsync
 )
 
-# perf record samples the simulator for ae/bench-sim.sh --profile.
-bench=(linux-perf)
+# perf record samples the simulator for ae/bench-sim.sh --profile, and
+# valgrind's callgrind counts its instructions for --count.
+bench=(linux-perf valgrind)
 
 profiles=("$@")
 [[ ${#profiles[@]} -gt 0 ]] || profiles=(main)

@@ -75,14 +75,16 @@ cluster=$(packages "$apt")
 for p in rdma-core ibverbs-providers openssh-client parallel; do has "$cluster" "$p" cluster; done
 for p in qemu-system-x86 busybox-static; do lacks "$cluster" "$p" cluster; done
 
-# bench: main's plus perf, nothing of the VM or the cluster.
+# bench: main's plus perf and valgrind, nothing of the VM or the cluster.
 run bench
 [[ $status -eq 0 ]] || fail "setup.sh bench exited $status: $out"
 bench=$(packages "$apt")
 [[ -z "$(comm -23 <(echo "$main") <(echo "$bench"))" ]] || fail "bench lacks some of main's packages"
 has "$bench" linux-perf bench
+has "$bench" valgrind bench
 for p in qemu-system-x86 rdma-core parallel; do lacks "$bench" "$p" bench; done
 lacks "$main" linux-perf main
+lacks "$main" valgrind main
 
 # Without root or sudo: the exact line to run, exit 1, apt-get never called.
 # (test profile: the line names the VM's packages; with cluster too, each once)
@@ -94,7 +96,8 @@ grep -q "^  apt-get update && apt-get install -y --no-install-recommends " <<<"$
   fail "without root, no apt-get line to run: $out"
 test=$(packages "$out")
 [[ -z "$(comm -23 <(echo "$main") <(echo "$test"))" ]] || fail "test lacks some of main's packages"
-for p in qemu-system-x86 busybox-static ibverbs-utils rdmacm-utils iproute2 kmod cpio rdma-core linux-perf; do
+for p in qemu-system-x86 busybox-static ibverbs-utils rdmacm-utils iproute2 kmod cpio rdma-core linux-perf \
+         valgrind; do
   has "$test" "$p" "test cluster"
 done
 [[ -z "$(uniq -d <<<"$test")" ]] || fail "a package is listed twice: $(uniq -d <<<"$test")"

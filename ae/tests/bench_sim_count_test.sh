@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Tests ae/bench-sim.sh --count end to end on a small key space: callgrind
+# counts each point's measured run, and only it (no set-up function has a
+# count), plots/sim_count_table.py splits the counts per operation into the
+# simulator's parts, and a second pass gives the same counts to a ten
+# thousandth. Exits 77 (skipped) where valgrind is missing or dmbench was
+# built with a sanitizer, whose binaries valgrind cannot run.
+# usage: DMBENCH=BINARY ae/tests/bench_sim_count_test.sh
+#        (prints "bench-sim count test: passed")
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+: "${DMBENCH:?set DMBENCH to a dmbench binary}"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/dmbench-bench-sim-count-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail() {
+  echo "bench-sim count test: FAIL: $*" >&2
+  exit 1
+}
+
+if ! command -v valgrind >/dev/null; then
+  echo "bench-sim count test: skipped: no valgrind (ae/setup.sh bench installs it)"
+  exit 77
+fi
+if ldd "$DMBENCH" 2>/dev/null | grep -qE 'lib(asan|tsan|ubsan)'; then
+  echo "bench-sim count test: skipped: $DMBENCH is built with a sanitizer, which valgrind" \
+       "cannot run"
+  exit 77
+fi
+
+for pass in 1 2; do
+  "$root/ae/bench-sim.sh" --count --keys 20000 --measure-ms 1 --out "$tmp/out$pass" \
+    >"$tmp/run$pass.out" 2>&1 || fail "the --count run failed: $(tail -n 5 "$tmp/run$pass.out")"
+done
+grep -q "^| resource reservations | " "$tmp/out1/sim-count.md" ||
+  fail "no part rows in: $(cat "$tmp/out1/sim-count.md")"
+for counts in "$tmp"/out1/points/callgrind/*.out; do
+  # Set-up builds the key space's bitmap in this constructor, and the
+  # measured run never calls it.
+  ! grep -q "KeySpaceBulkload::KeySpaceBulkload(" "$counts" ||
+    fail "$(basename "$counts") counts set-up, not the measured run alone"
+done
+/usr/bin/python3 - "$tmp/out1/sim-count.json" "$tmp/out2/sim-count.json" <<'PY' ||
+import json, sys
+first, second = (json.load(open(path, encoding="utf-8")) for path in sys.argv[1:])
+if len(first) != 2:
+    sys.exit(f"expected the read- and write-intensive points, got {len(first)} rows")
+for one, other in zip(first, second):
+    per_operation = one["instructions_per_operation"]
+    if not 1_000 < per_operation < 100_000:
+        sys.exit(f"{one['point']}: {per_operation:.0f} instructions per operation")
+    parts = {part["part"]: part["instructions_per_operation"] for part in one["parts"]}
+    if parts["event queue"] <= 0 or parts["index logic"] <= 0:
+        sys.exit(f"{one['point']}: the simulator's own parts counted nothing: {parts}")
+    if abs(one["instructions"] - other["instructions"]) > 1e-4 * one["instructions"]:
+        sys.exit(f"{one['point']}: {one['instructions']} instructions, then "
+                 f"{other['instructions']}")
+PY
+  fail "the counts are not those of the measured run, or do not repeat"
+
+echo "bench-sim count test: passed"
