@@ -35,8 +35,9 @@ import re
 import sys
 from pathlib import Path
 
-from sim_profile_table import GROUPS, PARTS, UNATTRIBUTED, part_of
-from sim_speed_table import SIMULATED, TableError, points, ran_point, table_main
+from sim_profile_table import (GROUPS, PARTS, UNATTRIBUTED, part_table, ran_rows, split_by_part,
+                               unattributed_lines, with_groups)
+from sim_speed_table import SIMULATED, TableError, ran_point, table_main
 
 PROG = "sim_count_table.py"
 
@@ -155,16 +156,10 @@ def counted_row(row: dict, folder: Path) -> dict:
     def per_operation(counts: dict[str, int], names: tuple[str, ...]) -> float:
         return sum(counts.get(name, 0) for name in names) / operations
 
-    parts = {name: 0 for name, _, _ in PARTS if name not in NOT_COUNTED}
-    parts[UNATTRIBUTED] = 0
-    unattributed: dict[str, int] = {}
-    for (dso, function), counts in functions.items():
-        part = part_of(dso, function)
-        parts[part] += counts.get("Ir", 0)
-        if part == UNATTRIBUTED:
-            unattributed[function] = unattributed.get(function, 0) + counts.get("Ir", 0)
-    for group, members in GROUPS:
-        parts[group] = sum(parts[name] for name in members)
+    parts, unattributed = split_by_part((dso, function, counts.get("Ir", 0))
+                                        for (dso, function), counts in functions.items())
+    parts = with_groups({name: count for name, count in parts.items()
+                         if name not in NOT_COUNTED})
     return {
         "point": row["point"], "mix": row["mix"], "index": row["index"], "keys": row["keys"],
         "index_operations": operations, "events": counted["events"],
@@ -195,37 +190,21 @@ def tables(rows: list[dict]) -> str:
             f"{'–' if per_event is None else f'{per_event:,.0f}'} | "
             f"{row['l1d_misses_per_operation']:.1f} | {row['ll_misses_per_operation']:.2f} | "
             f"{row['index_operations']:,} |")
-    heads = [f"{row['mix'].split('-')[0]} {row['index']} {row['keys']:,}" for row in rows]
-    out += ["", "Instructions per operation by part (share of the run's, %):", "",
-            "| part | " + " | ".join(heads) + " |", "|---|" + "---|" * len(rows)]
     names = ([name for name, _, _ in PARTS if name not in NOT_COUNTED] + [UNATTRIBUTED]
              + [group for group, _ in GROUPS])
-    for name in names:
-        cells = []
-        for row in rows:
-            part = next(part for part in row["parts"] if part["part"] == name)
-            cells.append(f"{part['instructions_per_operation']:,.0f} "
-                         f"({part['share_percent']:.1f})")
-        out.append(f"| {name} | " + " | ".join(cells) + " |")
+    out += ["", "Instructions per operation by part (share of the run's, %):", "",
+            *part_table(rows, names, lambda part: f"{part['instructions_per_operation']:,.0f} "
+                                                  f"({part['share_percent']:.1f})")]
     out += ["", "Parts as in plots/sim_profile_table.py, but for "
             f"{', '.join(NOT_COUNTED)}: callgrind counts user space alone. The largest "
             "functions of none, instructions per operation:"]
-    for head, row in zip(heads, rows):
-        functions = ", ".join(f"{function[:70]} {count:,.0f}"
-                              for function, count in row["unattributed_functions"].items())
-        out.append(f"- {head}: {functions or 'none'}")
+    out += unattributed_lines(rows, "unattributed_functions", lambda count: f"{count:,.0f}")
     return "\n".join(out) + "\n"
 
 
-def counted_rows(directory: Path) -> list[dict]:
-    rows = [counted_row(row, directory / "points") for row in points(directory) if row["ran"]]
-    if not rows:
-        raise TableError(f"{directory / 'points'}: no point ran, so none was counted")
-    return rows
-
-
 def main(argv: list[str]) -> int:
-    return table_main(argv, PROG, "ae/bench-sim.sh --count", "sim-count", counted_rows, tables)
+    return table_main(argv, PROG, "ae/bench-sim.sh --count", "sim-count",
+                      lambda directory: ran_rows(directory, counted_row, "counted"), tables)
 
 
 if __name__ == "__main__":

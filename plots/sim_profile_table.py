@@ -34,6 +34,7 @@ import re
 import statistics
 import sys
 from pathlib import Path
+from typing import Callable, Iterable, Iterator
 
 from sim_speed_table import TableError, points, table_main
 
@@ -90,16 +91,73 @@ def part_of(dso: str, symbol: str) -> str:
     return UNATTRIBUTED
 
 
-def read_profile(path: Path) -> tuple[dict[str, float], dict[str, float]]:
-    """A perf report's shares per part (percent of its samples, summing to
-    100) and its unattributed symbols' shares."""
+def split_by_part(items: Iterable[tuple[str, str, float]]) -> tuple[dict[str, float],
+                                                                    dict[str, float]]:
+    """Sums the amounts of (dso, symbol, amount) items per part (every part of
+    PARTS, then unattributed) and per unattributed symbol."""
+    parts = {name: 0.0 for name, _, _ in PARTS}
+    parts[UNATTRIBUTED] = 0.0
+    unattributed: dict[str, float] = {}
+    for dso, symbol, amount in items:
+        part = part_of(dso, symbol)
+        parts[part] += amount
+        if part == UNATTRIBUTED:
+            unattributed[symbol] = unattributed.get(symbol, 0.0) + amount
+    return parts, unattributed
+
+
+def with_groups(parts: dict[str, float]) -> dict[str, float]:
+    """`parts` and, after them, each group's sum of its members."""
+    return {**parts, **{group: sum(parts[name] for name in members)
+                        for group, members in GROUPS}}
+
+
+def head_of(row: dict) -> str:
+    """A point's short name, as a column head: "read sherman 10,000,000"."""
+    return f"{row['mix'].split('-')[0]} {row['index']} {row['keys']:,}"
+
+
+def part_table(rows: list[dict], names: list[str], cell: Callable[[dict], str],
+               first: tuple[str, ...] = ()) -> list[str]:
+    """A markdown table with a column per row (point) and a line per part
+    named in `names`: cell(the row's entry of that part in row["parts"]).
+    `first`: lines to put above the parts' lines."""
+    out = ["| part | " + " | ".join(map(head_of, rows)) + " |", "|---|" + "---|" * len(rows),
+           *first]
+    for name in names:
+        cells = [cell(next(part for part in row["parts"] if part["part"] == name))
+                 for row in rows]
+        out.append(f"| {name} | " + " | ".join(cells) + " |")
+    return out
+
+
+def unattributed_lines(rows: list[dict], field: str, amount: Callable[[float], str],
+                       indent: str = "") -> list[str]:
+    """A list item per row: its head, then its row[field]'s symbols (in that
+    dict's order), each with amount(its value)."""
+    out = []
+    for row in rows:
+        symbols = ", ".join(f"{symbol[:70]} {amount(value)}"
+                            for symbol, value in row[field].items())
+        out.append(f"{indent}- {head_of(row)}: {symbols or 'none'}")
+    return out
+
+
+def ran_rows(directory: Path, make_row: Callable[[dict, Path], dict], what: str) -> list[dict]:
+    """make_row(row, DIR/points) for each row of plots/sim_speed_table.py's
+    points that ran; `what` is done to them ("profiled", "counted")."""
+    rows = [make_row(row, directory / "points") for row in points(directory) if row["ran"]]
+    if not rows:
+        raise TableError(f"{directory / 'points'}: no point ran, so none was {what}")
+    return rows
+
+
+def perf_lines(path: Path) -> Iterator[tuple[str, str, float]]:
+    """A perf report's (dso, symbol, share) lines."""
     try:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError as error:
         raise TableError(f"{path}: cannot read it ({error})") from error
-    parts = {name: 0.0 for name, _, _ in PARTS}
-    parts[UNATTRIBUTED] = 0.0
-    unattributed: dict[str, float] = {}
     for number, line in enumerate(lines, 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
@@ -107,11 +165,13 @@ def read_profile(path: Path) -> tuple[dict[str, float], dict[str, float]]:
         if not match:
             raise TableError(f"{path}:{number}: not a line of `perf report --stdio "
                              f"--no-children -q --sort dso,sym`: {line.strip()[:80]!r}")
-        share, dso, symbol = float(match[1]), match[2], match[3]
-        part = part_of(dso, symbol)
-        parts[part] += share
-        if part == UNATTRIBUTED:
-            unattributed[symbol] = unattributed.get(symbol, 0.0) + share
+        yield match[2], match[3], float(match[1])
+
+
+def read_profile(path: Path) -> tuple[dict[str, float], dict[str, float]]:
+    """A perf report's shares per part (percent of its samples, summing to
+    100) and its unattributed symbols' shares."""
+    parts, unattributed = split_by_part(perf_lines(path))
     total = sum(parts.values())
     if total <= 0:
         raise TableError(f"{path}: no samples (did perf record sample the simulation?)")
@@ -129,8 +189,7 @@ def profiled_row(row: dict, folder: Path) -> dict:
     for _, symbols in profiles:
         for symbol, share in symbols.items():
             unattributed[symbol] = unattributed.get(symbol, 0.0) + share / len(profiles)
-    for group, members in GROUPS:
-        shares[group] = sum(shares[name] for name in members)
+    shares = with_groups(shares)
     unattributed = {symbol: share for symbol, share in unattributed.items() if share >= 0.05}
     speed = row["index_operations_per_wall_second"]
     return {
@@ -146,42 +205,26 @@ def profiled_row(row: dict, folder: Path) -> dict:
 
 
 def tables(rows: list[dict]) -> str:
-    heads = [f"{row['mix'].split('-')[0]} {row['index']} {row['keys']:,}" for row in rows]
-    out = ["Share of each point's simulation CPU time, % (M index ops / wall s if the part "
-           "cost nothing):", "",
-           "| part | " + " | ".join(heads) + " |", "|---|" + "---|" * len(rows)]
-    out.append("| (all: M index ops / wall s) | " + " | ".join(
-        f"{row['index_operations_per_wall_second'] / 1e6:.3f}" for row in rows) + " |")
+    def cell(part: dict) -> str:
+        free = part["if_free_index_operations_per_wall_second"]
+        return f"{part['share_percent']:.1f} ({'–' if free is None else f'{free / 1e6:.3f}'})"
+
+    speeds = "| (all: M index ops / wall s) | " + " | ".join(
+        f"{row['index_operations_per_wall_second'] / 1e6:.3f}" for row in rows) + " |"
     names = [name for name, _, _ in PARTS] + [UNATTRIBUTED] + [group for group, _ in GROUPS]
-    for name in names:
-        cells = []
-        for row in rows:
-            part = next(part for part in row["parts"] if part["part"] == name)
-            free = part["if_free_index_operations_per_wall_second"]
-            cells.append(f"{part['share_percent']:.1f} "
-                         f"({'–' if free is None else f'{free / 1e6:.3f}'})")
-        out.append(f"| {name} | " + " | ".join(cells) + " |")
+    out = ["Share of each point's simulation CPU time, % (M index ops / wall s if the part "
+           "cost nothing):", "", *part_table(rows, names, cell, first=(speeds,))]
     out += ["", "Parts:", ""]
     out += [f"- {name}: {what}" for name, what, _ in PARTS]
     out += [f"- {group}: the sum of {', '.join(members)}" for group, members in GROUPS]
     out.append(f"- {UNATTRIBUTED}: none of the parts; the largest such symbols per point:")
-    for head, row in zip(heads, rows):
-        symbols = ", ".join(f"{symbol[:70]} {share:.1f}%"
-                            for symbol, share in row["unattributed_symbols"].items())
-        out.append(f"  - {head}: {symbols or 'none'}")
+    out += unattributed_lines(rows, "unattributed_symbols", lambda share: f"{share:.1f}%", "  ")
     return "\n".join(out) + "\n"
 
 
-def profiled_rows(directory: Path) -> list[dict]:
-    rows = [profiled_row(row, directory / "points") for row in points(directory) if row["ran"]]
-    if not rows:
-        raise TableError(f"{directory / 'points'}: no point ran, so none was profiled")
-    return rows
-
-
 def main(argv: list[str]) -> int:
-    return table_main(argv, PROG, "ae/bench-sim.sh --profile", "sim-profile", profiled_rows,
-                      tables)
+    return table_main(argv, PROG, "ae/bench-sim.sh --profile", "sim-profile",
+                      lambda directory: ran_rows(directory, profiled_row, "profiled"), tables)
 
 
 if __name__ == "__main__":
