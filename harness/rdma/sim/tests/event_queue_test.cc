@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "harness/util/random.h"
@@ -51,6 +53,23 @@ TEST(EventQueue, PopsByTimeThenInPushOrder) {
   }
   EXPECT_TRUE(queue.Empty());
   EXPECT_EQ(queue.pushed(), next_id);
+}
+
+TEST(EventQueue, OrdersTimesOverTheirWholeRange) {
+  // Times compare as signed numbers: the sign bit must not make a negative
+  // time late or the largest time early.
+  EventQueue queue;
+  const SimTime times[] = {INT64_MAX, 3, -5, INT64_MIN, 0, INT64_MAX, -1};
+  uint32_t id = 0;
+  for (const SimTime time : times) queue.Push(time, EventKind::kResume, nullptr, id++);
+  const std::vector<std::pair<SimTime, uint32_t>> expected = {
+      {INT64_MIN, 3}, {-5, 2}, {-1, 6}, {0, 4}, {3, 1}, {INT64_MAX, 0}, {INT64_MAX, 5}};
+  for (const auto& [time, argument] : expected) {
+    const Event event = queue.Pop();
+    EXPECT_EQ(event.time, time);
+    EXPECT_EQ(event.argument, argument);
+  }
+  EXPECT_TRUE(queue.Empty());
 }
 
 TEST(EventQueue, CarriesEveryFieldOfAnEvent) {
