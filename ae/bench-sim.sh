@@ -35,15 +35,16 @@
 # then measured under perf. Without root, a kernel.perf_event_paranoid above
 # 1 lets perf sample user space only. --count runs each point once more,
 # under callgrind (Debian's valgrind: ae/setup.sh bench), and prints
-# plots/sim_count_table.py's instructions and cache misses per simulated
-# index operation, in all and per part (DIR/sim-count.md, .json): counted
-# over the measured run alone (warm-up and window, not set-up or bulkload),
-# with a model of a 32 KiB L1 data cache and a 32 MiB last-level cache
-# rather than this machine's. Two counted passes of a build agree to a
-# millionth, whatever else the machine is doing: wall time cannot tell apart
-# changes of a few percent on a shared machine, counts can. That pass takes
-# about a minute per 10 M-key point, and hours for 1 B keys, whose set-up
-# callgrind slows too (points/callgrind/NAME.out is callgrind's file, for
+# plots/sim_count_table.py's instructions, cache misses and branch
+# mispredictions per simulated index operation, in all and per part
+# (DIR/sim-count.md, .json): counted over the measured run alone (warm-up
+# and window, not set-up or bulkload), with callgrind's models of a 32 KiB L1
+# data cache, a 32 MiB last-level cache and a branch predictor rather than
+# this machine's. Two counted passes of a build agree to a millionth,
+# whatever else the machine is doing: wall time cannot tell apart changes of
+# a few percent on a shared machine, counts can. That pass takes
+# 1-2 minutes per point at 10 M keys and 6-8 at 1 B, whose set-up callgrind
+# slows too (points/callgrind/NAME.out is callgrind's file, for
 # callgrind_annotate or KCachegrind). Run it alone: a second busy core slows
 # every figure. Set DMBENCH to a dmbench binary to skip set-up and build.
 set -euo pipefail
@@ -142,7 +143,7 @@ if (( counting )); then
   # would leave callgrind; under valgrind its malloc is valgrind's anyway.
   counter=(env "GLIBC_TUNABLES=${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.hugetlb=0"
            valgrind --tool=callgrind --cache-sim=yes --I1=32768,8,64 --D1=32768,8,64
-           --LL=33554432,16,64 "--toggle-collect=*SimulateMeasuredRun*")
+           --LL=33554432,16,64 --branch-sim=yes "--toggle-collect=*SimulateMeasuredRun*")
 fi
 
 # shellcheck source=ae/dmbench-release.sh

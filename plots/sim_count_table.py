@@ -1,32 +1,37 @@
 #!/usr/bin/python3
 """What the simulator executes per simulated index operation (ae/bench-sim.sh
---count): instructions and cache misses, counted by callgrind over each
-point's measured run, in all and per part of the simulator.
+--count): instructions, cache misses and branch mispredictions, counted by
+callgrind over each point's measured run, in all and per part of the
+simulator.
 
 usage: plots/sim_count_table.py DIR
 
 DIR/points/callgrind/ holds, for the first run of each point that ran
-(STEM: NAME, or NAME.r1 with --repeat), what the counted pass left: STEM.json,
-the result of the same `dmbench run` under callgrind, and STEM.out,
-callgrind's counts (callgrind_annotate and KCachegrind read it too). The
-counted run must simulate what the timed
-run did (the same operations and events: the same config and seed), or its
-counts would not describe it. Per operation means per simulated index
-operation of the warm-up and window; misses are those of callgrind's cache
-model (a 32 KiB L1 data cache and a 32 MiB last-level cache, fixed by
-ae/bench-sim.sh), not of the machine. Functions are split into the parts of
-plots/sim_profile_table.py, by the same rules. Writes DIR/sim-count.json and
-DIR/sim-count.md, and prints the tables.
+(STEM: NAME, or NAME.r1 with --repeat), what the counted pass left:
+STEM.json, the result of the same `dmbench run` under callgrind, and
+STEM.out, callgrind's counts (callgrind_annotate and KCachegrind read it
+too). The counted run must simulate what the timed run did (the same
+operations and events: the same config and seed), or its counts would not
+describe it. Per operation means per simulated index operation of the
+warm-up and window; misses and mispredictions are those of callgrind's
+models (a 32 KiB L1 data cache and a 32 MiB last-level cache, fixed by
+ae/bench-sim.sh, and its branch predictor), not of the machine. Functions
+are split into the parts of plots/sim_profile_table.py, by the same rules.
+Writes DIR/sim-count.json and DIR/sim-count.md, and prints the tables.
 
 Unlike wall time, counts repeat: two counted runs of a build differ by a
 few hundred instructions in hundreds of millions (the progress lines print
 wall-clock times). So they tell apart two builds whose speeds a shared
 machine cannot, at the price of not seeing what a count hides: a miss to
-DRAM and an L1 hit count one each.
+DRAM and an L1 hit count one each. Mispredictions repeat too, but
+callgrind's predictor is simpler than a real one and indexed by address:
+code that moves, with no other change, moved them by up to 8% in a test.
+Look at all three: a change that trades instructions for mispredictions can
+leave the count lower and the machine slower.
 
 Exit status: 0; 1 when DIR holds no counted point, or a count file or result
-cannot be read, or disagrees with itself or with the timed run (the message names the
-file); 2 for bad usage.
+cannot be read, or disagrees with itself or with the timed run (the message
+names the file); 2 for bad usage.
 """
 
 from __future__ import annotations
@@ -45,6 +50,8 @@ PROG = "sim_count_table.py"
 INSTRUCTIONS = ("Ir",)
 L1D_MISSES = ("D1mr", "D1mw")
 LL_MISSES = ("DLmr", "DLmw")
+# Mispredicted conditional and indirect branches.
+MISPREDICTS = ("Bcm", "Bim")
 SHOWN_UNATTRIBUTED = 5
 # Parts callgrind cannot see: it counts the process's own instructions, not
 # the kernel's work for it (page faults, system calls).
@@ -123,10 +130,11 @@ def read_callgrind(path: Path) -> tuple[dict[str, int], dict[tuple[str, str], di
             own = functions.setdefault((where_object, function), [0] * len(events))
             for i, count in enumerate(counts[:len(events)]):
                 own[i] += count
-    missing = [name for name in INSTRUCTIONS + L1D_MISSES + LL_MISSES if name not in events]
+    needed = INSTRUCTIONS + L1D_MISSES + LL_MISSES + MISPREDICTS
+    missing = [name for name in needed if name not in events]
     if totals is None or missing:
-        raise TableError(f"{path}: not the output of callgrind --cache-sim=yes"
-                         f" (missing: {', '.join(missing) or 'summary'})")
+        raise TableError(f"{path}: not the output of callgrind --cache-sim=yes "
+                         f"--branch-sim=yes (missing: {', '.join(missing) or 'summary'})")
     if totals.get("Ir", 0) == 0:
         raise TableError(f"{path}: no instructions counted (did callgrind collect inside "
                          "the measured run?)")
@@ -168,6 +176,7 @@ def counted_row(row: dict, folder: Path) -> dict:
         "instructions_per_event": totals["Ir"] / counted["events"] if counted["events"] else None,
         "l1d_misses_per_operation": per_operation(totals, L1D_MISSES),
         "ll_misses_per_operation": per_operation(totals, LL_MISSES),
+        "mispredicts_per_operation": per_operation(totals, MISPREDICTS),
         "parts": [{"part": name, "instructions_per_operation": count / operations,
                    "share_percent": 100 * count / totals["Ir"]}
                   for name, count in parts.items()],
@@ -180,8 +189,8 @@ def counted_row(row: dict, folder: Path) -> dict:
 
 def tables(rows: list[dict]) -> str:
     out = ["| workload | index | keys | instructions / op | instructions / event | "
-           "L1d misses / op | LL misses / op | index ops counted |",
-           "|---|---|---|---|---|---|---|---|"]
+           "L1d misses / op | LL misses / op | branch mispredicts / op | index ops counted |",
+           "|---|---|---|---|---|---|---|---|---|"]
     for row in rows:
         per_event = row["instructions_per_event"]
         out.append(
@@ -189,7 +198,7 @@ def tables(rows: list[dict]) -> str:
             f"{row['instructions_per_operation']:,.0f} | "
             f"{'–' if per_event is None else f'{per_event:,.0f}'} | "
             f"{row['l1d_misses_per_operation']:.1f} | {row['ll_misses_per_operation']:.2f} | "
-            f"{row['index_operations']:,} |")
+            f"{row['mispredicts_per_operation']:.1f} | {row['index_operations']:,} |")
     names = ([name for name, _, _ in PARTS if name not in NOT_COUNTED] + [UNATTRIBUTED]
              + [group for group, _ in GROUPS])
     out += ["", "Instructions per operation by part (share of the run's, %):", "",

@@ -18,7 +18,7 @@ from pathlib import Path
 from test_sim_speed_table import write_point
 
 SCRIPT = Path(__file__).resolve().parents[1] / "sim_count_table.py"
-EVENTS = "Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw"
+EVENTS = "Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw Bc Bcm Bi Bim"
 
 # A callgrind output file, as valgrind 3.19 writes one with --cache-sim=yes:
 # names compressed after their first use, a call's inclusive cost after its
@@ -30,12 +30,12 @@ version: 1
 creator: callgrind-3.19.0
 positions: line
 events: {EVENTS}
-summary: 1000 0 0 0 6 4 0 1 1
+summary: 1000 0 0 0 6 4 0 1 1 90 7 10 3
 
 ob=(1) /build/release/harness/cli/dmbench
 fl=(1) ???
 fn=(1) dmbench::rdma::sim::SerialResource::Serve(long, long, long)
-0 300 0 0 0 6 4 0 1 1
+0 300 0 0 0 6 4 0 1 1 90 7 10 3
 cfn=(2) dmbench::indexes::IndexCache::FindLeaf(unsigned long)
 calls=5 0
 0 999999 0 0 0 50
@@ -54,7 +54,7 @@ fl=(1)
 fn=(4) dmbench::SomethingNew::Run()
 * 300
 
-totals: 1000 0 0 0 6 4 0 1 1
+totals: 1000 0 0 0 6 4 0 1 1 90 7 10 3
 """
 
 
@@ -98,6 +98,7 @@ class SimCountTable(unittest.TestCase):
                                1000 / result["simulator"]["events"])
         self.assertAlmostEqual(row["l1d_misses_per_operation"], 10 / operations)
         self.assertAlmostEqual(row["ll_misses_per_operation"], 2 / operations)
+        self.assertAlmostEqual(row["mispredicts_per_operation"], 10 / operations)
         got = per_operation(row)
         self.assertAlmostEqual(got["resource reservations"], 300 / operations)
         # A call's cost is the callee's, not the caller's own.
@@ -141,12 +142,14 @@ class SimCountTable(unittest.TestCase):
                 "its functions' instructions add up to 1000, its summary says 1001",
             COUNTS.replace("totals: 1000", "totals: 1001"):
                 ".out:30: the totals disagree with the summary",
-            COUNTS.replace(EVENTS, "Ir").replace(" 0 0 0 6 4 0 1 1", ""):
-                "not the output of callgrind --cache-sim=yes (missing: D1mr",
+            COUNTS.replace(EVENTS, "Ir").replace(" 0 0 0 6 4 0 1 1 90 7 10 3", ""):
+                "not the output of callgrind --cache-sim=yes --branch-sim=yes (missing: D1mr",
+            COUNTS.replace(" Bc Bcm Bi Bim", "").replace(" 90 7 10 3", ""):
+                "(missing: Bcm, Bim)",
             COUNTS.replace("fn=(2) dmbench::indexes::IndexCache::FindLeaf(unsigned long)",
                            "fn=(9)"): "fn=(9) before its name was given",
             COUNTS.replace("0 100\n", "0 lots\n"): "a count is not a number",
-            "positions: line\nevents: Ir D1mr D1mw DLmr DLmw\nsummary: 0 0 0 0 0\n":
+            "positions: line\nevents: Ir D1mr D1mw DLmr DLmw Bcm Bim\nsummary: 0 0 0 0 0 0 0\n":
                 "no instructions counted",
         }
         for counts, message in cases.items():
