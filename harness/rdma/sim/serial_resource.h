@@ -41,6 +41,14 @@ class SerialResource {
       last_end_ = end;
       return end;
     }
+    return ServeInGap(arrival, service, now);
+  }
+
+ private:
+  // Serve for work that arrives before the last reservation ends. Kept out
+  // of line, so that Serve, whose common case is a few instructions, inlines
+  // without the registers this path saves on entry.
+  [[gnu::noinline]] SimTime ServeInGap(SimTime arrival, SimTime service, SimTime now) {
     // The last interval is still busy at `arrival` (>= now), so it survives
     // DropEnded. Intervals are disjoint and sorted, so their ends are too:
     // find the first one still busy at `arrival`, then the first gap that fits.
@@ -75,7 +83,6 @@ class SerialResource {
     return end;
   }
 
- private:
   // How many intervals may pile up after head_ before appending work drops the
   // ended ones: enough that dropping is rare, few enough to stay in cache.
   static constexpr size_t kCompactAbove = 32;
