@@ -114,13 +114,17 @@ fi
 
 measure_ms=${measure_ms:-5}
 
+# Exits 2 unless command $2, which option $1 needs, is installed; Debian's
+# package $3 has it.
+require() {
+  command -v "$2" >/dev/null && return
+  echo "ae/bench-sim.sh: $1 needs $2 (Debian's $3; ae/setup.sh bench installs it)" >&2
+  exit 2
+}
+
 sampler=()
 if (( profile )); then
-  if ! command -v perf >/dev/null; then
-    echo "ae/bench-sim.sh: --profile needs perf (Debian's linux-perf; ae/setup.sh bench" \
-         "installs it)" >&2
-    exit 2
-  fi
+  require --profile perf linux-perf
   fifos=$(mktemp -d)
   trap 'rm -rf "$fifos"' EXIT
   mkfifo "$fifos/control" "$fifos/acknowledge"
@@ -131,11 +135,7 @@ fi
 
 counter=()
 if (( counting )); then
-  if ! command -v valgrind >/dev/null; then
-    echo "ae/bench-sim.sh: --count needs valgrind's callgrind (Debian's valgrind;" \
-         "ae/setup.sh bench installs it)" >&2
-    exit 2
-  fi
+  require --count valgrind valgrind
   # Collects inside the function that runs the measured simulation only.
   # The caches are fixed, not this machine's, so that counts compare across
   # machines. A glibc.malloc.hugetlb tunable keeps dmbench from re-executing
