@@ -40,8 +40,8 @@ import re
 import sys
 from pathlib import Path
 
-from sim_profile_table import (GROUPS, PARTS, UNATTRIBUTED, part_table, ran_rows, split_by_part,
-                               unattributed_lines, with_groups)
+from sim_profile_table import (largest, part_table, ran_rows, split_by_part, unattributed_lines,
+                               with_groups)
 from sim_speed_table import SIMULATED, TableError, ran_point, table_main
 
 PROG = "sim_count_table.py"
@@ -52,7 +52,6 @@ L1D_MISSES = ("D1mr", "D1mw")
 LL_MISSES = ("DLmr", "DLmw")
 # Mispredicted conditional and indirect branches.
 MISPREDICTS = ("Bcm", "Bim")
-SHOWN_UNATTRIBUTED = 5
 # Parts callgrind cannot see: it counts the process's own instructions, not
 # the kernel's work for it (page faults, system calls).
 NOT_COUNTED = ("kernel",)
@@ -161,8 +160,8 @@ def counted_row(row: dict, folder: Path) -> dict:
     if operations <= 0:
         raise TableError(f"{result}: simulator.index_operations must be positive")
 
-    def per_operation(counts: dict[str, int], names: tuple[str, ...]) -> float:
-        return sum(counts.get(name, 0) for name in names) / operations
+    def per_operation(events: tuple[str, ...]) -> float:
+        return sum(totals.get(event, 0) for event in events) / operations
 
     parts, unattributed = split_by_part((dso, function, counts.get("Ir", 0))
                                         for (dso, function), counts in functions.items())
@@ -172,18 +171,16 @@ def counted_row(row: dict, folder: Path) -> dict:
         "point": row["point"], "mix": row["mix"], "index": row["index"], "keys": row["keys"],
         "index_operations": operations, "events": counted["events"],
         "instructions": totals["Ir"],
-        "instructions_per_operation": per_operation(totals, INSTRUCTIONS),
+        "instructions_per_operation": per_operation(INSTRUCTIONS),
         "instructions_per_event": totals["Ir"] / counted["events"] if counted["events"] else None,
-        "l1d_misses_per_operation": per_operation(totals, L1D_MISSES),
-        "ll_misses_per_operation": per_operation(totals, LL_MISSES),
-        "mispredicts_per_operation": per_operation(totals, MISPREDICTS),
+        "l1d_misses_per_operation": per_operation(L1D_MISSES),
+        "ll_misses_per_operation": per_operation(LL_MISSES),
+        "mispredicts_per_operation": per_operation(MISPREDICTS),
         "parts": [{"part": name, "instructions_per_operation": count / operations,
                    "share_percent": 100 * count / totals["Ir"]}
                   for name, count in parts.items()],
-        "unattributed_functions": {
-            name: count / operations
-            for name, count in sorted(unattributed.items(), key=lambda item: -item[1])
-            [:SHOWN_UNATTRIBUTED]},
+        "unattributed_functions": {name: count / operations
+                                   for name, count in largest(unattributed).items()},
     }
 
 
@@ -199,11 +196,9 @@ def tables(rows: list[dict]) -> str:
             f"{'–' if per_event is None else f'{per_event:,.0f}'} | "
             f"{row['l1d_misses_per_operation']:.1f} | {row['ll_misses_per_operation']:.2f} | "
             f"{row['mispredicts_per_operation']:.1f} | {row['index_operations']:,} |")
-    names = ([name for name, _, _ in PARTS if name not in NOT_COUNTED] + [UNATTRIBUTED]
-             + [group for group, _ in GROUPS])
     out += ["", "Instructions per operation by part (share of the run's, %):", "",
-            *part_table(rows, names, lambda part: f"{part['instructions_per_operation']:,.0f} "
-                                                  f"({part['share_percent']:.1f})")]
+            *part_table(rows, lambda part: f"{part['instructions_per_operation']:,.0f} "
+                                           f"({part['share_percent']:.1f})")]
     out += ["", "Parts as in plots/sim_profile_table.py, but for "
             f"{', '.join(NOT_COUNTED)}: callgrind counts user space alone. The largest "
             "functions of none, instructions per operation:"]

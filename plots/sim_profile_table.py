@@ -117,18 +117,24 @@ def head_of(row: dict) -> str:
     return f"{row['mix'].split('-')[0]} {row['index']} {row['keys']:,}"
 
 
-def part_table(rows: list[dict], names: list[str], cell: Callable[[dict], str],
+def part_table(rows: list[dict], cell: Callable[[dict], str],
                first: tuple[str, ...] = ()) -> list[str]:
     """A markdown table with a column per row (point) and a line per part
-    named in `names`: cell(the row's entry of that part in row["parts"]).
+    in the rows' "parts" (every row lists the same parts, in the same order):
+    cell(the row's entry of that part).
     `first`: lines to put above the parts' lines."""
     out = ["| part | " + " | ".join(map(head_of, rows)) + " |", "|---|" + "---|" * len(rows),
            *first]
-    for name in names:
+    for name in (part["part"] for part in rows[0]["parts"]):
         cells = [cell(next(part for part in row["parts"] if part["part"] == name))
                  for row in rows]
         out.append(f"| {name} | " + " | ".join(cells) + " |")
     return out
+
+
+def largest(amounts: dict[str, float]) -> dict[str, float]:
+    """The SHOWN_UNATTRIBUTED largest of `amounts`, largest first."""
+    return dict(sorted(amounts.items(), key=lambda item: -item[1])[:SHOWN_UNATTRIBUTED])
 
 
 def unattributed_lines(rows: list[dict], field: str, amount: Callable[[float], str],
@@ -199,8 +205,7 @@ def profiled_row(row: dict, folder: Path) -> dict:
                    "if_free_index_operations_per_wall_second":
                        speed / (1 - share / 100) if share < 100 else None}
                   for name, share in shares.items()],
-        "unattributed_symbols": dict(sorted(unattributed.items(),
-                                            key=lambda item: -item[1])[:SHOWN_UNATTRIBUTED]),
+        "unattributed_symbols": largest(unattributed),
     }
 
 
@@ -211,9 +216,8 @@ def tables(rows: list[dict]) -> str:
 
     speeds = "| (all: M index ops / wall s) | " + " | ".join(
         f"{row['index_operations_per_wall_second'] / 1e6:.3f}" for row in rows) + " |"
-    names = [name for name, _, _ in PARTS] + [UNATTRIBUTED] + [group for group, _ in GROUPS]
     out = ["Share of each point's simulation CPU time, % (M index ops / wall s if the part "
-           "cost nothing):", "", *part_table(rows, names, cell, first=(speeds,))]
+           "cost nothing):", "", *part_table(rows, cell, first=(speeds,))]
     out += ["", "Parts:", ""]
     out += [f"- {name}: {what}" for name, what, _ in PARTS]
     out += [f"- {group}: the sum of {', '.join(members)}" for group, members in GROUPS]
