@@ -56,6 +56,14 @@ class SimProfileTable(unittest.TestCase):
     def profile(self, name: str, text: str) -> None:
         (self.folder / f"{name}.perf.txt").write_text(text)
 
+    def profiled_round(self, run_index: int, serve: int) -> None:
+        """Round `run_index` of a read-intensive point, which spent `serve`%
+        in resource reservations and the rest in the driver."""
+        write_point(self.folder, "read-intensive", 10_000, 1 << 20, 1.0, f".r{run_index}")
+        self.profile(f"read-intensive-sherman-10000.r{run_index}",
+                     f"  {serve}.00%  dmbench  [.] dmbench::rdma::sim::SerialResource::Serve\n"
+                     f"  {100 - serve}.00%  dmbench  [.] dmbench::driver::RunBenchmark\n")
+
     def test_symbols_go_to_their_parts_and_each_part_bounds_the_speed(self):
         write_point(self.folder, "read-intensive", 10_000, 1 << 20, 800_000.0)
         self.profile("read-intensive-sherman-10000", REPORT)
@@ -101,11 +109,8 @@ class SimProfileTable(unittest.TestCase):
         self.assertAlmostEqual(shares(row)["workload generation"], 25.0)
 
     def test_repeated_runs_give_the_mean_share(self):
-        for run_index, serve in enumerate((40, 20), start=1):
-            write_point(self.folder, "read-intensive", 10_000, 1 << 20, 1.0, f".r{run_index}")
-            self.profile(f"read-intensive-sherman-10000.r{run_index}",
-                         f"  {serve}.00%  dmbench  [.] dmbench::rdma::sim::SerialResource::Serve\n"
-                         f"  {100 - serve}.00%  dmbench  [.] dmbench::driver::RunBenchmark\n")
+        self.profiled_round(1, 40)
+        self.profiled_round(2, 20)
         process = run(self.out)
         self.assertEqual(process.returncode, 0, process.stderr)
         [row] = json.loads((self.out / "sim-profile.json").read_text())
@@ -114,11 +119,8 @@ class SimProfileTable(unittest.TestCase):
 
     def test_a_round_that_was_refused_leaves_the_others_profiles(self):
         # Round 2 was refused: a log, no result, no profile.
-        for run_index, serve in ((1, 40), (3, 20)):
-            write_point(self.folder, "read-intensive", 10_000, 1 << 20, 1.0, f".r{run_index}")
-            self.profile(f"read-intensive-sherman-10000.r{run_index}",
-                         f"  {serve}.00%  dmbench  [.] dmbench::rdma::sim::SerialResource::Serve\n"
-                         f"  {100 - serve}.00%  dmbench  [.] dmbench::driver::RunBenchmark\n")
+        self.profiled_round(1, 40)
+        self.profiled_round(3, 20)
         (self.folder / "read-intensive-sherman-10000.r2.log").write_text("refused\n")
         process = run(self.out)
         self.assertEqual(process.returncode, 0, process.stderr)
