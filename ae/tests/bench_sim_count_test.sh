@@ -9,14 +9,9 @@
 #        (prints "bench-sim count test: passed")
 set -euo pipefail
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=ae/tests/preamble.sh
+source "$(dirname "${BASH_SOURCE[0]}")/preamble.sh" "bench-sim count"
 : "${DMBENCH:?set DMBENCH to a dmbench binary}"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/dmbench-bench-sim-count-test.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-  echo "bench-sim count test: FAIL: $*" >&2
-  exit 1
-}
 
 if ! command -v valgrind >/dev/null; then
   echo "bench-sim count test: skipped: no valgrind (ae/setup.sh bench installs it)"

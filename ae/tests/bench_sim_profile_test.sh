@@ -8,14 +8,9 @@
 #        (prints "bench-sim profile test: passed")
 set -euo pipefail
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=ae/tests/preamble.sh
+source "$(dirname "${BASH_SOURCE[0]}")/preamble.sh" "bench-sim profile"
 : "${DMBENCH:?set DMBENCH to a dmbench binary}"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/dmbench-bench-sim-profile-test.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-  echo "bench-sim profile test: FAIL: $*" >&2
-  exit 1
-}
 
 if ! command -v perf >/dev/null; then
   echo "bench-sim profile test: skipped: no perf (ae/setup.sh bench installs it)"

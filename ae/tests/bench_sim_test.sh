@@ -7,14 +7,9 @@
 # usage: DMBENCH=BINARY ae/tests/bench_sim_test.sh   (prints "bench-sim test: passed")
 set -euo pipefail
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=ae/tests/preamble.sh
+source "$(dirname "${BASH_SOURCE[0]}")/preamble.sh" "bench-sim"
 : "${DMBENCH:?set DMBENCH to a dmbench binary}"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/dmbench-bench-sim-test.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-  echo "bench-sim test: FAIL: $*" >&2
-  exit 1
-}
 
 expected=$(/usr/bin/python3 - "$root/configs/experiments/fig10-breakdown-skewed.json" <<'PY'
 import json, sys

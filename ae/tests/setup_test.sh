@@ -8,14 +8,10 @@
 # usage: ae/tests/setup_test.sh   (prints "setup test: passed")
 set -euo pipefail
 
-setup=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/setup.sh
+# shellcheck source=ae/tests/preamble.sh
+source "$(dirname "${BASH_SOURCE[0]}")/preamble.sh" "setup"
+setup=$root/ae/setup.sh
 bash=$(command -v bash)
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/dmbench-setup-test.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-  echo "setup test: FAIL: $*" >&2
-  exit 1
-}
 
 bin=$tmp/bin
 mkdir -p "$bin"

@@ -1,0 +1,16 @@
+# Sourced by the ae/ shell tests, after `set -euo pipefail`, with the name
+# their output lines start with:
+#
+#   source "$(dirname "${BASH_SOURCE[0]}")/preamble.sh" "bench-sim count"
+#
+# Sets root (the repository) and tmp (a directory of the test's own, removed
+# when the test exits), and defines fail, which prints
+# "NAME test: FAIL: MESSAGE" to stderr and exits 1.
+test_name=$1
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/dmbench-${test_name// /-}-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail() {
+  echo "$test_name test: FAIL: $*" >&2
+  exit 1
+}
