@@ -1,0 +1,178 @@
+#!/usr/bin/python3
+"""What a change did to the simulator's counts: two directories that
+ae/bench-sim.sh --count wrote, one before the change and one after, point by
+point.
+
+usage: plots/sim_count_change.py BEFORE AFTER
+
+Reads each directory's sim-count.json and sim-speed.json (plots/sim_count_table.py
+and plots/sim_speed_table.py write them) and, for every point counted in
+both, gives each count per simulated index operation before and after, with
+its change: instructions, L1 data-cache misses, last-level cache misses and
+branch mispredictions; then the timed pass's speed and peak resident memory,
+which on a shared machine move by 15% from run to run; then instructions per
+operation by part of the simulator. Writes AFTER/sim-count-change.json and
+AFTER/sim-count-change.md, and prints the tables.
+
+Instructions alone can mislead. A change that trades instructions for misses
+to DRAM or for mispredictions can leave the count lower and the machine
+slower: keeping the bytes of nodes read once, so that their second read
+copied them instead of building them again, cut 3.9% of the instructions of
+a 10 M-key read-intensive point, nearly doubled its last-level misses (4.6
+to 8.7 per operation) and ran 13% slower (medians of three alternating
+runs). So the table names every point
+where instructions fell and misses or mispredictions rose by more than
+NOTED_RISE: time those (ae/bench-sim.sh --repeat) before believing the count.
+A point whose two runs simulated different things (other operations or
+events: the change altered results) is marked, since its counts then
+describe two different runs.
+
+Exit status: 0; 1 when a directory has no sim-count.json, the two share no
+point, or a row lacks a field (the message names the file); 2 for bad usage.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from dmbench_results import ResultsError, read_json, require, write_table
+from sim_profile_table import head_of
+
+PROG = "sim_count_change.py"
+
+# The counts compared, per simulated index operation: (field, column head,
+# decimals shown).
+COUNTS = (("instructions_per_operation", "instructions / op", 0),
+          ("l1d_misses_per_operation", "L1d misses / op", 1),
+          ("ll_misses_per_operation", "LL misses / op", 2),
+          ("mispredicts_per_operation", "branch mispredicts / op", 1))
+# What a point must have for the comparison, besides COUNTS.
+IDENTITY = ("point", "mix", "index", "keys", "index_operations", "events", "parts")
+# The timed pass's figures shown beside the counts: (field of sim-speed.json,
+# column head, scale, decimals shown).
+TIMED = (("index_operations_per_wall_second", "timed: M index ops / wall s", 1e-6, 3),
+         ("peak_rss_bytes", "peak RSS, GiB", 1 / float(1 << 30), 2))
+# A rise of misses or mispredictions, as a fraction, above which a point with
+# fewer instructions is named as one to time: above the 8% by which code that
+# only moved shifted callgrind's mispredictions (plots/sim_count_table.py).
+NOTED_RISE = 0.10
+
+
+def table_rows(path: Path, what: str, fields: tuple[str, ...]) -> dict[str, dict]:
+    """The rows of the table at `path`, by point, each with `fields`."""
+    rows = read_json(path, what)
+    if not isinstance(rows, list):
+        raise ResultsError(f"{path}: not a list of points")
+    points = {}
+    for number, row in enumerate(rows):
+        for field in ("point",) + fields:
+            require(row, field, f"{path}, point {number}")
+        points[row["point"]] = row
+    return points
+
+
+def counted_points(directory: Path) -> dict[str, dict]:
+    """The rows of DIRECTORY/sim-count.json, by point, each with its timed
+    figures (TIMED) from DIRECTORY/sim-speed.json."""
+    counted = table_rows(directory / "sim-count.json",
+                         "the count table (plots/sim_count_table.py writes it)",
+                         IDENTITY + tuple(field for field, _, _ in COUNTS))
+    timed = table_rows(directory / "sim-speed.json",
+                       "the speed table (plots/sim_speed_table.py writes it)", ())
+    for name, row in counted.items():
+        source = f"{directory / 'sim-speed.json'}, point {name}"
+        if name not in timed:
+            raise ResultsError(f"{source}: missing, though the point was counted")
+        for field, _, _, _ in TIMED:
+            row[field] = require(timed[name], field, source)
+    return counted
+
+
+def change(before: float, after: float) -> float | None:
+    return None if before == 0 else after / before - 1
+
+
+def compared_row(before: dict, after: dict) -> dict:
+    counts = {field: {"before": before[field], "after": after[field],
+                      "change": change(before[field], after[field])}
+              for field in [field for field, _, _ in COUNTS] + [field for field, *_ in TIMED]}
+    parts_before = {part["part"]: part["instructions_per_operation"] for part in before["parts"]}
+    parts = [{"part": part["part"], "before": parts_before.get(part["part"], 0.0),
+              "after": part["instructions_per_operation"]} for part in after["parts"]]
+    fewer_instructions = after["instructions_per_operation"] < before["instructions_per_operation"]
+    rose = [field for field, _, _ in COUNTS[1:]
+            if (counts[field]["change"] or 0) > NOTED_RISE]
+    return {
+        "point": after["point"], "mix": after["mix"], "index": after["index"],
+        "keys": after["keys"],
+        "same_simulation": all(before[key] == after[key]
+                               for key in ("index_operations", "events")),
+        "counts": counts, "parts": parts,
+        "time_it": fewer_instructions and bool(rose), "rose": rose,
+    }
+
+
+def compare(before_directory: Path, after_directory: Path) -> list[dict]:
+    before = counted_points(before_directory)
+    after = counted_points(after_directory)
+    shared = [name for name in after if name in before]
+    if not shared:
+        raise ResultsError(f"{before_directory} and {after_directory}: no point was counted "
+                           "in both (run ae/bench-sim.sh --count with the same --keys and "
+                           "--indexes)")
+    return [compared_row(before[name], after[name]) for name in shared]
+
+
+def count_name(field: str) -> str:
+    return next(head for name, head, _ in COUNTS if name == field).removesuffix(" / op")
+
+
+def cell(count: dict, decimals: int, scale: float = 1.0) -> str:
+    changed = "" if count["change"] is None else f" ({100 * count['change']:+.1f}%)"
+    return (f"{scale * count['before']:,.{decimals}f} → {scale * count['after']:,.{decimals}f}"
+            f"{changed}")
+
+
+def tables(rows: list[dict]) -> str:
+    columns = [(field, head, 1.0, decimals) for field, head, decimals in COUNTS] + list(TIMED)
+    out = ["| workload | index | keys | " + " | ".join(head for _, head, _, _ in columns)
+           + " | simulates the same |",
+           "|---|---|---|" + "---|" * len(columns) + "---|"]
+    for row in rows:
+        cells = " | ".join(cell(row["counts"][field], decimals, scale)
+                           for field, _, scale, decimals in columns)
+        out.append(f"| {row['mix']} skewed | {row['index']} | {row['keys']:,} | {cells} | "
+                   f"{'yes' if row['same_simulation'] else 'no: the change altered results'} |")
+    out += ["", "Instructions per operation by part, before → after:", "",
+            "| part | " + " | ".join(map(head_of, rows)) + " |",
+            "|---|" + "---|" * len(rows)]
+    for index, part in enumerate(rows[0]["parts"]):
+        cells = [f"{row['parts'][index]['before']:,.0f} → {row['parts'][index]['after']:,.0f}"
+                 for row in rows]
+        out.append(f"| {part['part']} | " + " | ".join(cells) + " |")
+    noted = "; ".join(f"{head_of(row)} ({', '.join(map(count_name, row['rose']))})"
+                      for row in rows if row["time_it"])
+    out += ["", "Fewer instructions, but more misses or mispredictions (over "
+            f"{100 * NOTED_RISE:.0f}%), so time these before believing the count: "
+            f"{noted or 'none'}."]
+    return "\n".join(out) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2 or any(arg.startswith("-") for arg in argv):
+        print(f"usage: {PROG} BEFORE AFTER (two directories ae/bench-sim.sh --count wrote)",
+              file=sys.stderr)
+        return 2
+    before, after = map(Path, argv)
+    try:
+        rows = compare(before, after)
+    except ResultsError as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return 1
+    write_table(after, "sim-count-change", rows, tables(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
