@@ -45,8 +45,9 @@
 # a few percent on a shared machine, counts can. That pass takes
 # 1-2 minutes per point at 10 M keys and 6-8 at 1 B, whose set-up callgrind
 # slows too (points/callgrind/NAME.out is callgrind's file, for
-# callgrind_annotate or KCachegrind). Run it alone: a second busy core slows
-# every figure. Set DMBENCH to a dmbench binary to skip set-up and build.
+# callgrind_annotate or KCachegrind); plots/sim_count_change.py BEFORE AFTER
+# compares the counts of two builds' passes. Run it alone: a second busy
+# core slows every figure. Set DMBENCH to a dmbench binary to skip set-up and build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
