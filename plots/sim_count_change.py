@@ -37,22 +37,22 @@ import sys
 from pathlib import Path
 
 from dmbench_results import ResultsError, read_json, require, write_table
-from sim_profile_table import head_of
+from sim_profile_table import head_of, part_table
 
 PROG = "sim_count_change.py"
 
-# The counts compared, per simulated index operation: (field, column head,
-# decimals shown).
-COUNTS = (("instructions_per_operation", "instructions / op", 0),
-          ("l1d_misses_per_operation", "L1d misses / op", 1),
-          ("ll_misses_per_operation", "LL misses / op", 2),
-          ("mispredicts_per_operation", "branch mispredicts / op", 1))
-# What a point must have for the comparison, besides COUNTS.
-IDENTITY = ("point", "mix", "index", "keys", "index_operations", "events", "parts")
-# The timed pass's figures shown beside the counts: (field of sim-speed.json,
-# column head, scale, decimals shown).
+# The columns compared: (field, column head, scale shown, decimals shown).
+# The counts, per simulated index operation, of sim-count.json:
+COUNTS = (("instructions_per_operation", "instructions / op", 1.0, 0),
+          ("l1d_misses_per_operation", "L1d misses / op", 1.0, 1),
+          ("ll_misses_per_operation", "LL misses / op", 1.0, 2),
+          ("mispredicts_per_operation", "branch mispredicts / op", 1.0, 1))
+# The timed pass's figures of sim-speed.json, shown beside the counts:
 TIMED = (("index_operations_per_wall_second", "timed: M index ops / wall s", 1e-6, 3),
          ("peak_rss_bytes", "peak RSS, GiB", 1 / float(1 << 30), 2))
+# What a counted point must have for the comparison, besides its point name
+# and COUNTS.
+IDENTITY = ("mix", "index", "keys", "index_operations", "events", "parts")
 # A rise of misses or mispredictions, as a fraction, above which a point with
 # fewer instructions is named as one to time: above the 8% by which code that
 # only moved shifted callgrind's mispredictions (plots/sim_count_table.py).
@@ -77,14 +77,14 @@ def counted_points(directory: Path) -> dict[str, dict]:
     figures (TIMED) from DIRECTORY/sim-speed.json."""
     counted = table_rows(directory / "sim-count.json",
                          "the count table (plots/sim_count_table.py writes it)",
-                         IDENTITY + tuple(field for field, _, _ in COUNTS))
+                         IDENTITY + tuple(field for field, *_ in COUNTS))
     timed = table_rows(directory / "sim-speed.json",
                        "the speed table (plots/sim_speed_table.py writes it)", ())
     for name, row in counted.items():
         source = f"{directory / 'sim-speed.json'}, point {name}"
         if name not in timed:
             raise ResultsError(f"{source}: missing, though the point was counted")
-        for field, _, _, _ in TIMED:
+        for field, *_ in TIMED:
             row[field] = require(timed[name], field, source)
     return counted
 
@@ -96,12 +96,12 @@ def change(before: float, after: float) -> float | None:
 def compared_row(before: dict, after: dict) -> dict:
     counts = {field: {"before": before[field], "after": after[field],
                       "change": change(before[field], after[field])}
-              for field in [field for field, _, _ in COUNTS] + [field for field, *_ in TIMED]}
+              for field, *_ in COUNTS + TIMED}
     parts_before = {part["part"]: part["instructions_per_operation"] for part in before["parts"]}
     parts = [{"part": part["part"], "before": parts_before.get(part["part"], 0.0),
               "after": part["instructions_per_operation"]} for part in after["parts"]]
     fewer_instructions = after["instructions_per_operation"] < before["instructions_per_operation"]
-    rose = [field for field, _, _ in COUNTS[1:]
+    rose = [field for field, *_ in COUNTS[1:]
             if (counts[field]["change"] or 0) > NOTED_RISE]
     return {
         "point": after["point"], "mix": after["mix"], "index": after["index"],
@@ -125,32 +125,27 @@ def compare(before_directory: Path, after_directory: Path) -> list[dict]:
 
 
 def count_name(field: str) -> str:
-    return next(head for name, head, _ in COUNTS if name == field).removesuffix(" / op")
+    return next(head for name, head, *_ in COUNTS if name == field).removesuffix(" / op")
 
 
-def cell(count: dict, decimals: int, scale: float = 1.0) -> str:
+def cell(count: dict, scale: float, decimals: int) -> str:
     changed = "" if count["change"] is None else f" ({100 * count['change']:+.1f}%)"
     return (f"{scale * count['before']:,.{decimals}f} → {scale * count['after']:,.{decimals}f}"
             f"{changed}")
 
 
 def tables(rows: list[dict]) -> str:
-    columns = [(field, head, 1.0, decimals) for field, head, decimals in COUNTS] + list(TIMED)
-    out = ["| workload | index | keys | " + " | ".join(head for _, head, _, _ in columns)
+    columns = COUNTS + TIMED
+    out = ["| workload | index | keys | " + " | ".join(head for _, head, *_ in columns)
            + " | simulates the same |",
            "|---|---|---|" + "---|" * len(columns) + "---|"]
     for row in rows:
-        cells = " | ".join(cell(row["counts"][field], decimals, scale)
+        cells = " | ".join(cell(row["counts"][field], scale, decimals)
                            for field, _, scale, decimals in columns)
         out.append(f"| {row['mix']} skewed | {row['index']} | {row['keys']:,} | {cells} | "
                    f"{'yes' if row['same_simulation'] else 'no: the change altered results'} |")
     out += ["", "Instructions per operation by part, before → after:", "",
-            "| part | " + " | ".join(map(head_of, rows)) + " |",
-            "|---|" + "---|" * len(rows)]
-    for index, part in enumerate(rows[0]["parts"]):
-        cells = [f"{row['parts'][index]['before']:,.0f} → {row['parts'][index]['after']:,.0f}"
-                 for row in rows]
-        out.append(f"| {part['part']} | " + " | ".join(cells) + " |")
+            *part_table(rows, lambda part: f"{part['before']:,.0f} → {part['after']:,.0f}")]
     noted = "; ".join(f"{head_of(row)} ({', '.join(map(count_name, row['rose']))})"
                       for row in rows if row["time_it"])
     out += ["", "Fewer instructions, but more misses or mispredictions (over "
