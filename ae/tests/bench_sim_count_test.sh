@@ -13,14 +13,9 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/preamble.sh" "bench-sim count"
 : "${DMBENCH:?set DMBENCH to a dmbench binary}"
 
-if ! command -v valgrind >/dev/null; then
-  echo "bench-sim count test: skipped: no valgrind (ae/setup.sh bench installs it)"
-  exit 77
-fi
+command -v valgrind >/dev/null || skip "no valgrind (ae/setup.sh bench installs it)"
 if ldd "$DMBENCH" 2>/dev/null | grep -qE 'lib(asan|tsan|ubsan)'; then
-  echo "bench-sim count test: skipped: $DMBENCH is built with a sanitizer, which valgrind" \
-       "cannot run"
-  exit 77
+  skip "$DMBENCH is built with a sanitizer, which valgrind cannot run"
 fi
 
 for pass in 1 2; do

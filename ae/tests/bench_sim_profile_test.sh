@@ -12,13 +12,9 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/preamble.sh" "bench-sim profile"
 : "${DMBENCH:?set DMBENCH to a dmbench binary}"
 
-if ! command -v perf >/dev/null; then
-  echo "bench-sim profile test: skipped: no perf (ae/setup.sh bench installs it)"
-  exit 77
-fi
+command -v perf >/dev/null || skip "no perf (ae/setup.sh bench installs it)"
 if ! perf record -e cpu-clock -o "$tmp/probe.data" --quiet -- true >"$tmp/probe.out" 2>&1; then
-  echo "bench-sim profile test: skipped: perf record may not sample here: $(tail -n 2 "$tmp/probe.out")"
-  exit 77
+  skip "perf record may not sample here: $(tail -n 2 "$tmp/probe.out")"
 fi
 
 "$root/ae/bench-sim.sh" --profile --keys 20000 --measure-ms 2 --out "$tmp/out" >"$tmp/run.out" 2>&1 ||
