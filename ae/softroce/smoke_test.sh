@@ -5,15 +5,12 @@
 #     back with the right content;
 #   - the guest script's exit status (7) becomes vm.sh's.
 # usage: ae/softroce/smoke_test.sh   (needs ae/setup.sh test; exits 0 when it passes)
+#        (prints "softroce smoke test: passed")
 set -euo pipefail
 
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/dmbench-softroce-smoke.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-  echo "smoke_test: FAIL: $*" >&2
-  exit 1
-}
+# shellcheck source=ae/tests/preamble.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../tests/preamble.sh" "softroce smoke"
+here=$root/ae/softroce
 
 ibv_devinfo=$(command -v ibv_devinfo) || fail "ibv_devinfo not found (ibverbs-utils; run ae/setup.sh test)"
 
@@ -42,4 +39,4 @@ status=0
 "$here/vm.sh" --guest-script "$tmp/guest-7.sh" --timeout 300 || status=$?
 [[ $status -eq 7 ]] || fail "vm.sh exited $status for a guest script exiting 7"
 
-echo "smoke_test: PASS"
+echo "softroce smoke test: passed"
