@@ -47,7 +47,8 @@
 # slows too (points/callgrind/NAME.out is callgrind's file, for
 # callgrind_annotate or KCachegrind); plots/sim_count_change.py BEFORE AFTER
 # compares the counts of two builds' passes. Run it alone: a second busy
-# core slows every figure. Set DMBENCH to a dmbench binary to skip set-up and build.
+# core slows every figure. Set DMBENCH to a dmbench binary to skip set-up
+# and build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
