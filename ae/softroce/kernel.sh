@@ -109,7 +109,7 @@ else
     echo "$log" >&2
     die "'apt-get download $kpkg' failed (no network, or stale package lists: run 'apt-get update')"
   fi
-  deb=$(find "$staging" -maxdepth 1 -name "${kpkg}_*.deb" | head -n 1)
+  deb=$(find "$staging" -maxdepth 1 -name "${kpkg}_*.deb" -print -quit)
   [[ -n "$deb" ]] || die "'apt-get download $kpkg' produced no .deb file"
   dpkg -x "$deb" "$staging/full" || die "cannot unpack $deb"
   before="the package: $(du -sh "$deb" | cut -f1) downloaded, $(du -sh "$staging/full" | cut -f1) unpacked"

@@ -14,7 +14,11 @@ source "$(dirname "${BASH_SOURCE[0]}")/preamble.sh" "bench-sim count"
 : "${DMBENCH:?set DMBENCH to a dmbench binary}"
 
 command -v valgrind >/dev/null || skip "no valgrind (ae/setup.sh bench installs it)"
-if ldd "$DMBENCH" 2>/dev/null | grep -qE 'lib(asan|tsan|ubsan)'; then
+# ldd's output is read whole before grep: under pipefail, grep -q leaving
+# at its first match can kill ldd with SIGPIPE, which fails the pipeline and
+# lets a sanitizer binary through to valgrind.
+linked=$(ldd "$DMBENCH" 2>/dev/null || true)
+if grep -qE 'lib(asan|tsan|ubsan)' <<<"$linked"; then
   skip "$DMBENCH is built with a sanitizer, which valgrind cannot run"
 fi
 
