@@ -1,12 +1,11 @@
 #include "harness/cli/cli_support.h"
 
-#include <filesystem>
-#include <fstream>
 #include <functional>
 #include <iostream>
 #include <sstream>
 
 #include "harness/rdma/errors.h"
+#include "harness/util/file_output.h"
 #include "harness/util/json_object_reader.h"
 
 namespace dmbench::cli {
@@ -109,30 +108,12 @@ int ReportVerification(const nlohmann::json& verify, const std::string& command)
   return 3;
 }
 
-namespace {
-
-void WriteFile(const std::string& file, const std::function<void(std::ostream&)>& write) {
-  const std::filesystem::path path(file);
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
-  const std::string temporary = file + ".partial";
-  {
-    std::ofstream stream(temporary, std::ios::binary);
-    write(stream);
-    if (!stream) throw std::runtime_error("cannot write " + temporary);
-  }
-  // Renamed into place only when complete: a crash never leaves a truncated
-  // file that looks finished.
-  std::filesystem::rename(temporary, path);
-}
-
-}  // namespace
-
 void WriteJsonFile(const std::string& file, const nlohmann::json& document) {
-  WriteFile(file, [&](std::ostream& stream) { stream << document.dump(2) << "\n"; });
+  WriteFileWhole(file, [&](std::ostream& stream) { stream << document.dump(2) << "\n"; });
 }
 
 void WriteHistoryFile(const std::string& file, const indexes::ConsistencyChecker& checker) {
-  WriteFile(file, [&](std::ostream& stream) { checker.SaveHistory(stream); });
+  WriteFileWhole(file, [&](std::ostream& stream) { checker.SaveHistory(stream); });
 }
 
 }  // namespace dmbench::cli

@@ -38,8 +38,9 @@ std::vector<std::string> ParseStringList(const std::string& option, const std::s
 // so on stderr, when it found violations, else 0: `command`'s exit status.
 int ReportVerification(const nlohmann::json& verify, const std::string& command);
 
-// Writes `document` to `file` (pretty-printed); throws on failure, so no
-// result is silently lost.
+// Writes `document` to `file` (pretty-printed), whole or not at all
+// (util/file_output.h); throws on failure, naming the file and the reason,
+// so no result is silently lost or cut short.
 void WriteJsonFile(const std::string& file, const nlohmann::json& document);
 
 // Writes a checker's history (ConsistencyChecker::SaveHistory) the same way.

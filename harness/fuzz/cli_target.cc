@@ -2,9 +2,9 @@
 
 #include <array>
 #include <cstring>
-#include <fstream>
 
 #include "harness/fuzz/child_process.h"
+#include "harness/util/file_output.h"
 
 namespace dmbench::fuzz {
 
@@ -141,7 +141,7 @@ class CliTarget final : public FuzzTarget {
     switch (random.Uniform(5)) {
       case 0: {
         input = inputs_.RunConfigText(random);
-        Write(config, input);
+        WriteFileWhole(config, input);
         arguments.insert(arguments.end(), {"run", "--quiet", "--config", config});
         arguments.insert(arguments.end(), kSmallRun.begin(), kSmallRun.end());
         if (random.Uniform(3) == 0) arguments.push_back("--verify");
@@ -150,13 +150,13 @@ class CliTarget final : public FuzzTarget {
       }
       case 1:
         input = inputs_.ExperimentText(random);
-        Write(experiment, input);
+        WriteFileWhole(experiment, input);
         arguments.insert(arguments.end(), {"sweep", "--list", "--experiment", experiment});
         break;
       case 2: {
         const std::string profile = (directory_ / "nic.json").string();
         input = inputs_.NicProfileText(random);
-        Write(profile, input);
+        WriteFileWhole(profile, input);
         arguments.insert(arguments.end(), {"nic", "--describe", profile});
         break;
       }
@@ -168,8 +168,8 @@ class CliTarget final : public FuzzTarget {
         break;
       }
       default: {
-        Write(config, Text(inputs_.AnyRunConfig(random)));
-        Write(experiment, inputs_.ExperimentText(random));
+        WriteFileWhole(config, Text(inputs_.AnyRunConfig(random)));
+        WriteFileWhole(experiment, inputs_.ExperimentText(random));
         const Arguments soup = OptionSoup(random, config, experiment, directory_.string());
         arguments.insert(arguments.end(), soup.begin(), soup.end());
         if (soup.front() == "run") {
@@ -185,11 +185,6 @@ class CliTarget final : public FuzzTarget {
   }
 
  private:
-  static void Write(const std::string& file, const std::string& text) {
-    std::ofstream stream(file, std::ios::binary | std::ios::trunc);
-    stream << text;
-  }
-
   const ConfigInputs& inputs_;
   const MergeInputs& merge_inputs_;
   CliTargetOptions options_;

@@ -1,6 +1,5 @@
 #include "harness/fuzz/config_targets.h"
 
-#include <fstream>
 #include <set>
 
 #include "harness/driver/experiment.h"
@@ -9,16 +8,12 @@
 #include "harness/rdma/errors.h"
 #include "harness/rdma/sim/nic_profile.h"
 #include "harness/rdma/sim/unloaded_timing.h"
+#include "harness/util/file_output.h"
 #include "harness/util/json_object_reader.h"
 
 namespace dmbench::fuzz {
 
 namespace {
-
-void WriteText(const std::filesystem::path& file, const std::string& text) {
-  std::ofstream stream(file, std::ios::binary | std::ios::trunc);
-  stream << text;
-}
 
 // A config is accepted for what its result will echo: the resolved config
 // must read back as the same config and still be runnable, or a result
@@ -45,7 +40,7 @@ class RunConfigTarget final : public FuzzTarget {
   std::string_view kind() const override { return "run-config"; }
   CaseResult RunCase(Random& random, std::string& input) override {
     input = inputs_.RunConfigText(random);
-    WriteText(file_, input);
+    WriteFileWhole(file_, input);
     return Attempt([&] { CheckEcho(driver::LoadRunConfig(file_.string(), {})); });
   }
 
@@ -77,7 +72,7 @@ class ExperimentTarget final : public FuzzTarget {
   std::string_view kind() const override { return "experiment"; }
   CaseResult RunCase(Random& random, std::string& input) override {
     input = inputs_.ExperimentText(random);
-    WriteText(file_, input);
+    WriteFileWhole(file_, input);
     std::vector<std::string> sets;
     if (random.Uniform(4) == 0) sets = inputs_.Assignments(random, inputs_.AnyRunConfig(random));
     for (const std::string& set : sets) input += "\n--set " + set;
@@ -110,7 +105,7 @@ class NicProfileTarget final : public FuzzTarget {
   std::string_view kind() const override { return "nic-profile"; }
   CaseResult RunCase(Random& random, std::string& input) override {
     input = inputs_.NicProfileText(random);
-    WriteText(file_, input);
+    WriteFileWhole(file_, input);
     return Attempt([&] {
       const rdma::sim::NicProfile profile = rdma::sim::NicProfile::Load(file_.string());
       profile.CalibrationMarkdown();

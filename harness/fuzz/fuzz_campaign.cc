@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
 #include <memory>
 
 #include "harness/fuzz/cli_target.h"
@@ -13,6 +12,7 @@
 #include "harness/fuzz/private_data_target.h"
 #include "harness/fuzz/ycsb_trace_target.h"
 #include "harness/rdma/errors.h"
+#include "harness/util/file_output.h"
 #include "harness/util/json_object_reader.h"
 #include "harness/util/random.h"
 
@@ -118,7 +118,7 @@ CampaignReport RunCampaign(const CampaignOptions& options, std::ostream& log) {
         std::filesystem::create_directories(options.findings);
         const std::filesystem::path file =
             options.findings / (kind + "-" + std::to_string(number) + ".txt");
-        std::ofstream(file) << result.detail << "\n\ninput:\n" << input << "\n";
+        WriteFileWhole(file, result.detail + "\n\ninput:\n" + input + "\n");
         line += "; input in " + file.string();
       }
       log << "FINDING " << line << std::endl;

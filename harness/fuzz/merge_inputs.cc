@@ -1,12 +1,12 @@
 #include "harness/fuzz/merge_inputs.h"
 
-#include <fstream>
 #include <sstream>
 
 #include "harness/driver/benchmark_runner.h"
 #include "harness/driver/run_config.h"
 #include "harness/driver/run_statistics.h"
 #include "harness/fuzz/config_inputs.h"
+#include "harness/util/file_output.h"
 #include "indexes/common/consistency_checker.h"
 #include "workloads/key_space.h"
 
@@ -29,11 +29,6 @@ const nlohmann::json kConfig = {
 
 std::string HistoryName(uint32_t compute_server) {
   return "cs-" + std::to_string(compute_server) + ".json.history";
-}
-
-void WriteBytes(const std::filesystem::path& file, const std::string& bytes) {
-  std::ofstream stream(file, std::ios::binary | std::ios::trunc);
-  stream << bytes;
 }
 
 std::string DamagedBytes(Random& random, std::string bytes) {
@@ -122,8 +117,8 @@ std::vector<std::string> MergeInputs::WriteValid(const std::filesystem::path& di
   std::vector<std::string> files;
   for (size_t i = 0; i < results_.size(); ++i) {
     const std::filesystem::path file = directory / ("cs-" + std::to_string(i) + ".json");
-    WriteBytes(file, Text(results_[i]));
-    WriteBytes(directory / HistoryName(static_cast<uint32_t>(i)), histories_[i]);
+    WriteFileWhole(file, Text(results_[i]));
+    WriteFileWhole(directory / HistoryName(static_cast<uint32_t>(i)), histories_[i]);
     files.push_back(file.string());
   }
   return files;
@@ -166,8 +161,8 @@ std::vector<std::string> MergeInputs::Write(Random& random, const std::filesyste
   std::vector<std::string> files;
   for (size_t i = 0; i < texts.size(); ++i) {
     const std::filesystem::path file = directory / ("cs-" + std::to_string(i) + ".json");
-    WriteBytes(file, texts[i]);
-    WriteBytes(directory / HistoryName(static_cast<uint32_t>(i)), histories[i]);
+    WriteFileWhole(file, texts[i]);
+    WriteFileWhole(directory / HistoryName(static_cast<uint32_t>(i)), histories[i]);
     files.push_back(file.string());
   }
   switch (random.Uniform(8)) {

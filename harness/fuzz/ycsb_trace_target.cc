@@ -1,9 +1,9 @@
 #include "harness/fuzz/ycsb_trace_target.h"
 
-#include <fstream>
 #include <string>
 #include <vector>
 
+#include "harness/util/file_output.h"
 #include "workloads/trace_workload.h"
 
 namespace dmbench::fuzz {
@@ -114,7 +114,7 @@ class YcsbTraceTarget final : public FuzzTarget {
     }
     if (random.Uniform(4) == 0 && !text.empty()) text.pop_back();  // no final newline
     const std::filesystem::path path = scratch_ / name;
-    std::ofstream(path, std::ios::binary) << text;
+    WriteFileWhole(path, text);
     input += "--- " + name + "\n" + text;
     return path.string();
   }
