@@ -1,6 +1,9 @@
 // dmbench: benchmark harness for range indexes on disaggregated memory.
 #include <boost/program_options/errors.hpp>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -31,6 +34,34 @@ constexpr const char* kUsage =
     "  fuzz    fuzz every input dmbench reads (a seeded campaign, cases per input kind)\n"
     "Run 'dmbench <command> --help' for a command's options.\n";
 
+int RunCommand(const std::string& command, const std::vector<std::string>& rest) {
+  if (command == "run") return dmbench::cli::RunRunCommand(rest);
+  if (command == "sweep") return dmbench::cli::RunSweepCommand(rest);
+  if (command == "micro") return dmbench::cli::RunMicroCommand(rest);
+  if (command == "nic") return dmbench::cli::RunNicCommand(rest);
+  if (command == "config") return dmbench::cli::RunConfigCommand(rest);
+  if (command == "serve") return dmbench::cli::RunServeCommand(rest);
+  if (command == "merge") return dmbench::cli::RunMergeCommand(rest);
+  if (command == "fuzz") return dmbench::cli::RunFuzzCommand(rest);
+  std::cerr << "dmbench: unknown command '" << command
+            << "' (allowed: run, sweep, micro, nic, config, serve, merge, fuzz)\n"
+            << kUsage;
+  return 2;
+}
+
+// A command's status, unless what it printed did not all reach standard
+// output: `dmbench config --describe > FILE` on a full disk would otherwise
+// leave a document cut short and exit 0.
+int StatusWithStandardOutput(int status, const std::string& command) {
+  std::cout.flush();
+  errno = 0;
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout) && std::cout) return status;
+  const int error = errno;
+  std::cerr << "dmbench " << command << ": error: cannot write standard output"
+            << (error != 0 ? std::string(": ") + std::strerror(error) : std::string()) << "\n";
+  return status == 0 ? 1 : status;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -43,18 +74,7 @@ int main(int argc, char** argv) {
   const std::string command = arguments[0];
   const std::vector<std::string> rest(arguments.begin() + 1, arguments.end());
   try {
-    if (command == "run") return dmbench::cli::RunRunCommand(rest);
-    if (command == "sweep") return dmbench::cli::RunSweepCommand(rest);
-    if (command == "micro") return dmbench::cli::RunMicroCommand(rest);
-    if (command == "nic") return dmbench::cli::RunNicCommand(rest);
-    if (command == "config") return dmbench::cli::RunConfigCommand(rest);
-    if (command == "serve") return dmbench::cli::RunServeCommand(rest);
-    if (command == "merge") return dmbench::cli::RunMergeCommand(rest);
-    if (command == "fuzz") return dmbench::cli::RunFuzzCommand(rest);
-    std::cerr << "dmbench: unknown command '" << command
-              << "' (allowed: run, sweep, micro, nic, config, serve, merge, fuzz)\n"
-              << kUsage;
-    return 2;
+    return StatusWithStandardOutput(RunCommand(command, rest), command);
   } catch (const dmbench::ConfigError& error) {
     std::cerr << "dmbench " << command << ": " << error.what() << "\n";
     return 2;
