@@ -19,6 +19,7 @@
 #include "harness/micro/spinlock_benchmark.h"
 #include "harness/micro/verb_benchmark.h"
 #include "harness/rdma/errors.h"
+#include "harness/util/file_output.h"
 #include "harness/util/json_object_reader.h"
 
 namespace dmbench::cli {
@@ -266,6 +267,8 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
     micro_options.substrate = rdma::SubstrateOptions::FromJson(reader);
   }
   micro_options.seed = values["seed"].as<uint64_t>();
+  // Before the benchmarks run, not after: a mistyped path loses no run.
+  if (values.count("out")) CheckFileWritable(values["out"].as<std::string>());
   // Each benchmark has its own default window; the options override all.
   auto window = [&](double warmup_us, double measure_us) {
     micro::MicroOptions windowed = micro_options;

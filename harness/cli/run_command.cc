@@ -8,8 +8,10 @@
 
 #include "harness/cli/cli_support.h"
 #include "harness/driver/benchmark_runner.h"
+#include "harness/driver/fabric.h"
 #include "harness/driver/run_config.h"
 #include "harness/rdma/errors.h"
+#include "harness/util/file_output.h"
 #include "harness/util/json_object_reader.h"
 #include "harness/util/perf_record_control.h"
 
@@ -77,17 +79,25 @@ int RunRunCommand(const std::vector<std::string>& arguments) {
                    std::to_string(values["compute-server"].as<uint32_t>()));
   }
   const driver::RunConfig config = driver::LoadRunConfig(document, config_file, sets);
+  // What the run will write is checked before it runs, not after: a
+  // mistyped path would otherwise lose the run.
+  const bool writes_history = config.verify && driver::SharedWithOtherProcesses(config);
+  if (writes_history && !values.count("out")) {
+    throw ConfigError(
+        "--verify with several compute servers needs --out: the history goes beside the result "
+        "for 'dmbench merge' to check");
+  }
+  if (values.count("out")) {
+    const std::string out = values["out"].as<std::string>();
+    CheckFileWritable(out);
+    if (writes_history) CheckFileWritable(out + ".history");
+  }
 
   std::optional<PerfSampledRun> perf_sampled;
   if (values.count("perf-control")) perf_sampled.emplace(values["perf-control"].as<std::string>());
   const driver::BenchmarkOutcome outcome =
       driver::RunBenchmark(config, values.count("quiet") ? nullptr : &std::cerr,
                            driver::MakeConfiguredIndex, perf_sampled ? &*perf_sampled : nullptr);
-  if (outcome.history && !values.count("out")) {
-    throw ConfigError(
-        "--verify with several compute servers needs --out: the history goes beside the result "
-        "for 'dmbench merge' to check");
-  }
   if (values.count("out")) {
     const std::string out = values["out"].as<std::string>();
     nlohmann::json result = outcome.result;

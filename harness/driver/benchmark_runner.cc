@@ -224,7 +224,7 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress,
           }
         },
         /*measured=*/false);
-    if (fabric->shared_with_other_processes()) {
+    if (SharedWithOtherProcesses(config)) {
       verify = {{"enabled", true},
                 {"deferred_to_merge", true},
                 {"operations_recorded", checker->recorded()},

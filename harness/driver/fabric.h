@@ -31,9 +31,6 @@ class Fabric {
   };
   // Waits until every compute-server process arrives at barrier `phase`.
   virtual Moment Synchronize(uint32_t phase, const std::string& name) = 0;
-  // Whether other processes run clients of the same cluster (their results
-  // and histories are combined by `dmbench merge`).
-  virtual bool shared_with_other_processes() const = 0;
   // This process's clients' indices: [first, first + count).
   virtual uint32_t first_local_client() const = 0;
   virtual uint32_t local_clients() const = 0;
@@ -59,5 +56,11 @@ class Fabric {
 
 // The fabric a config asks for: the simulated one, or a real cluster.
 std::unique_ptr<Fabric> MakeFabric(const RunConfig& config);
+
+// Whether other processes run clients of the same cluster as MakeFabric's
+// fabric (their results and histories are combined by `dmbench merge`).
+// Known from the config, so that a command can refuse what such a run needs
+// and lacks before it runs.
+bool SharedWithOtherProcesses(const RunConfig& config);
 
 }  // namespace dmbench::driver

@@ -25,7 +25,6 @@ class SimFabric final : public Fabric {
     // One process holds the whole simulated cluster: it is always in step.
     return {static_cast<uint64_t>(cluster_.now() / rdma::sim::kPicosecondsPerNanosecond), 0};
   }
-  bool shared_with_other_processes() const override { return false; }
   uint32_t first_local_client() const override { return 0; }
   uint32_t local_clients() const override { return cluster_.shape().clients; }
   const char* clock_name() const override { return "simulated"; }

@@ -27,7 +27,6 @@ class VerbsFabric final : public Fabric {
     const rdma::verbs::VerbsCluster::BarrierPassage passage = cluster_.Barrier(phase, name);
     return {passage.released_ns, passage.uncertainty_ns};
   }
-  bool shared_with_other_processes() const override { return topology_.compute_servers > 1; }
   uint32_t first_local_client() const override {
     return cluster_.compute_server() * local_clients();
   }

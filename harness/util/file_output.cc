@@ -88,15 +88,46 @@ std::string WriteAndClose(int descriptor, const std::function<void(std::ostream&
   throw std::runtime_error("cannot write " + file.string() + ": " + why);
 }
 
-}  // namespace
+// What WriteFileWhole makes of `file`.
+struct Destination {
+  bool in_place;       // a pipe or a device, written where it is
+  fs::path target;     // else the file to replace, links followed
+  fs::path directory;  // and the directory it goes in
+};
 
-void WriteFileWhole(const fs::path& file, const std::function<void(std::ostream&)>& write) {
+Destination DestinationOf(const fs::path& file) {
+  if (file.empty()) throw std::runtime_error("cannot write the output: no file name given");
   // (A path that does not exist sets `unused`; its type says so as well.)
   std::error_code unused;
   const fs::file_status status = fs::status(file, unused);  // follows links
-  const bool link = fs::is_symlink(fs::symlink_status(file, unused));
   if (fs::is_directory(status)) Fail(file, "it is a directory; give the name of a file");
-  if (fs::exists(status) && !fs::is_regular_file(status)) {
+  if (fs::exists(status) && !fs::is_regular_file(status)) return {true, file, {}};
+  // Through a link to the file it names, so that the link stays.
+  const bool link = fs::is_symlink(fs::symlink_status(file, unused));
+  std::error_code error;
+  const fs::path target = link ? fs::weakly_canonical(file, error) : file;
+  if (error) Fail(file, "cannot follow the link: " + error.message());
+  const fs::path directory = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  fs::create_directories(directory, error);
+  if (error) Fail(target, "cannot create its directory: " + error.message());
+  return {false, target, directory};
+}
+
+}  // namespace
+
+void CheckFileWritable(const fs::path& file) {
+  const Destination destination = DestinationOf(file);
+  const fs::path& checked = destination.in_place ? destination.target : destination.directory;
+  if (::access(checked.c_str(), W_OK) != 0) {
+    Fail(destination.target,
+         (destination.in_place ? "" : "cannot create files in " + checked.string() + ": ") +
+             std::string(std::strerror(errno)));
+  }
+}
+
+void WriteFileWhole(const fs::path& file, const std::function<void(std::ostream&)>& write) {
+  const Destination destination = DestinationOf(file);
+  if (destination.in_place) {
     // No O_TRUNC: a device or a pipe has nothing to truncate.
     const int descriptor = ::open(file.c_str(), O_WRONLY | O_CLOEXEC);
     if (descriptor < 0) Fail(file, std::strerror(errno));
@@ -105,14 +136,9 @@ void WriteFileWhole(const fs::path& file, const std::function<void(std::ostream&
     return;
   }
 
-  // Through a link to the file it names, so that the link stays.
+  const fs::path& target = destination.target;
+  std::error_code unused;
   std::error_code error;
-  const fs::path target = link ? fs::weakly_canonical(file, error) : file;
-  if (error) Fail(file, "cannot follow the link: " + error.message());
-  if (target.has_parent_path()) {
-    fs::create_directories(target.parent_path(), error);
-    if (error) Fail(target, "cannot create its directory: " + error.message());
-  }
   fs::path partial = target;
   partial += ".partial";
   const int descriptor = ::open(partial.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);

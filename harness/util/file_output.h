@@ -37,4 +37,12 @@ void WriteFileWhole(const std::filesystem::path& file,
                     const std::function<void(std::ostream&)>& write);
 void WriteFileWhole(const std::filesystem::path& file, std::string_view bytes);
 
+// Throws what WriteFileWhole(file, ...) would for a reason known before any
+// byte is written: no name, a directory, a directory that cannot be created
+// (it creates missing ones, as WriteFileWhole would), or one in which no
+// file can be made. A command calls it before a long run, rather than lose
+// the run's result to a mistyped path at its end. A full disk can still
+// fail the write later.
+void CheckFileWritable(const std::filesystem::path& file);
+
 }  // namespace dmbench

@@ -158,5 +158,30 @@ TEST(WriteFileWhole, AnUncreatableFileNamesTheReason) {
   fs::remove(blocker);
 }
 
+TEST(WriteFileWhole, AnEmptyNameIsRefused) {
+  EXPECT_THAT(FailureOf([] { WriteFileWhole("", std::string_view("x")); }),
+              HasSubstr("no file name given"));
+  EXPECT_THAT(FailureOf([] { CheckFileWritable(""); }), HasSubstr("no file name given"));
+}
+
+// What a command checks before a long run: the reasons known in advance,
+// and nothing written but the missing directories.
+TEST(CheckFileWritable, RefusesWhatWriteFileWholeWouldAndWritesNoFile) {
+  const fs::path root = ScratchPath("check");
+  const fs::path file = root / "new" / "result.json";
+  CheckFileWritable(file);
+  EXPECT_TRUE(fs::is_directory(root / "new"));
+  EXPECT_FALSE(fs::exists(file));
+  EXPECT_FALSE(fs::exists(file.string() + ".partial"));
+  CheckFileWritable("/dev/null");
+
+  EXPECT_THAT(FailureOf([&] { CheckFileWritable(root); }), HasSubstr("it is a directory"));
+  const fs::path blocker = root / "blocker";
+  WriteFileWhole(blocker, std::string_view("a file, not a directory"));
+  EXPECT_THAT(FailureOf([&] { CheckFileWritable(blocker / "result.json"); }),
+              HasSubstr("cannot create its directory"));
+  fs::remove_all(root);
+}
+
 }  // namespace
 }  // namespace dmbench
