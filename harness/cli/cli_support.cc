@@ -108,6 +108,14 @@ int ReportVerification(const nlohmann::json& verify, const std::string& command)
   return 3;
 }
 
+void CheckOutputFile(const std::string& option, const std::string& file) {
+  try {
+    CheckFileWritable(file);
+  } catch (const std::runtime_error& error) {
+    throw ConfigError(option + ": " + error.what());
+  }
+}
+
 void WriteJsonFile(const std::string& file, const nlohmann::json& document) {
   WriteFileWhole(file, [&](std::ostream& stream) { stream << document.dump(2) << "\n"; });
 }

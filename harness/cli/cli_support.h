@@ -38,6 +38,11 @@ std::vector<std::string> ParseStringList(const std::string& option, const std::s
 // so on stderr, when it found violations, else 0: `command`'s exit status.
 int ReportVerification(const nlohmann::json& verify, const std::string& command);
 
+// Refuses, as bad input (ConfigError, exit status 2), an output file the
+// command could not write (util/file_output.h's CheckFileWritable), before
+// the command runs: `option` names where the path came from.
+void CheckOutputFile(const std::string& option, const std::string& file);
+
 // Writes `document` to `file` (pretty-printed), whole or not at all
 // (util/file_output.h); throws on failure, naming the file and the reason,
 // so no result is silently lost or cut short.

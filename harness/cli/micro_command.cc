@@ -19,7 +19,6 @@
 #include "harness/micro/spinlock_benchmark.h"
 #include "harness/micro/verb_benchmark.h"
 #include "harness/rdma/errors.h"
-#include "harness/util/file_output.h"
 #include "harness/util/json_object_reader.h"
 
 namespace dmbench::cli {
@@ -268,7 +267,7 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
   }
   micro_options.seed = values["seed"].as<uint64_t>();
   // Before the benchmarks run, not after: a mistyped path loses no run.
-  if (values.count("out")) CheckFileWritable(values["out"].as<std::string>());
+  if (values.count("out")) CheckOutputFile("--out", values["out"].as<std::string>());
   // Each benchmark has its own default window; the options override all.
   auto window = [&](double warmup_us, double measure_us) {
     micro::MicroOptions windowed = micro_options;

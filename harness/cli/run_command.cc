@@ -11,7 +11,6 @@
 #include "harness/driver/fabric.h"
 #include "harness/driver/run_config.h"
 #include "harness/rdma/errors.h"
-#include "harness/util/file_output.h"
 #include "harness/util/json_object_reader.h"
 #include "harness/util/perf_record_control.h"
 
@@ -89,8 +88,8 @@ int RunRunCommand(const std::vector<std::string>& arguments) {
   }
   if (values.count("out")) {
     const std::string out = values["out"].as<std::string>();
-    CheckFileWritable(out);
-    if (writes_history) CheckFileWritable(out + ".history");
+    CheckOutputFile("--out", out);
+    if (writes_history) CheckOutputFile("--out", out + ".history");
   }
 
   std::optional<PerfSampledRun> perf_sampled;
