@@ -3,13 +3,13 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <array>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
 #include <streambuf>
 #include <string>
 #include <system_error>
+#include <vector>
 
 namespace dmbench {
 
@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 // a failure it drops what it is given, and the stream it serves goes bad.
 class DescriptorBuffer : public std::streambuf {
  public:
-  explicit DescriptorBuffer(int descriptor) : descriptor_(descriptor) {
+  explicit DescriptorBuffer(int descriptor) : descriptor_(descriptor), buffer_(kBufferBytes) {
     setp(buffer_.data(), buffer_.data() + buffer_.size());
   }
   // The first failure's errno, or 0.
@@ -54,9 +54,11 @@ class DescriptorBuffer : public std::streambuf {
   }
 
  private:
+  // On the heap: a caller may run on a small stack.
+  static constexpr size_t kBufferBytes = 64 * 1024;
   int descriptor_;
   int error_ = 0;
-  std::array<char, 64 * 1024> buffer_;
+  std::vector<char> buffer_;
 };
 
 // Streams `write` into `descriptor`, which it closes; why that failed, or

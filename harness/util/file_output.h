@@ -6,8 +6,9 @@
 // `sweep --configs-only` on a nearly full file system wrote an empty config
 // and a truncated one, said "2 of 2 point configs written" and exited 0.
 // Renaming a finished file into place was right, but renaming over a path
-// that names no regular file is not: as root, `--out /dev/null` replaced the
-// device node with a regular file.
+// that names no regular file is not: as root, `--out /dev/full` replaced the
+// device node with a regular file, and a named pipe given as --out was
+// replaced while its reader waited.
 //
 // Every function here throws std::runtime_error naming the file and the
 // operating system's reason ("No space left on device") when any part of
@@ -23,9 +24,9 @@ namespace dmbench {
 
 // Writes what `write` puts into the stream to `file`, whole or not at all.
 // The bytes go to FILE.partial beside it, which is renamed over FILE only
-// when every byte has reached the file system; so a crash or a full disk
-// never leaves a truncated FILE that looks finished, and a FILE that was
-// there keeps its old content when the write fails. Missing parent
+// when every byte has reached the file system; so a crash of the process or
+// a full disk never leaves a truncated FILE that looks finished, and a FILE
+// that was there keeps its old content when the write fails. Missing parent
 // directories are created. Two cases differ:
 //   - a FILE that exists and is not a regular file (a pipe, /dev/stdout,
 //     /dev/null) is written in place, since renaming would replace the node;

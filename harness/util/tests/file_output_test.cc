@@ -10,7 +10,6 @@
 #include <fstream>
 #include <future>
 #include <iterator>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 
