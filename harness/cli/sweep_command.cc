@@ -143,7 +143,8 @@ int RunSweepCommand(const std::vector<std::string>& arguments) {
   }
   const fs::path directory = values.count("out") ? fs::path(values["out"].as<std::string>())
                                                  : fs::path("results") / experiment.name;
-  fs::create_directories(directory);
+  // The directory is made, and a file made in it, before any point runs.
+  CheckOutputFile("--out", (directory / "experiment.json").string());
   nlohmann::json index = {
       {"experiment", experiment.definition},
       {"scale", scale == driver::ExperimentScale::kPaper ? "paper" : "as-defined"},
