@@ -58,6 +58,7 @@ fi
 
 figures=()
 mode=full
+mode_given=
 out=results/ae
 jobs=$(nproc)
 backend=sim
@@ -68,9 +69,15 @@ sets=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     all) figures+=("${order[@]}") ;;
-    --quick) mode=quick ;;
-    --full) mode=full ;;
-    --paper-scale) mode=paper-scale ;;
+    --quick|--full|--paper-scale)
+      # Two modes would leave the run to the last one given, which the
+      # user may not have meant (--paper-scale --quick runs quick).
+      if [[ -n "$mode_given" && "$mode_given" != "${1#--}" ]]; then
+        echo "ae/run.sh: --$mode_given and $1: give one mode (--quick, --full or --paper-scale)" >&2
+        exit 2
+      fi
+      mode=${1#--}
+      mode_given=$mode ;;
     --out) out=${2:?--out needs a directory}; shift ;;
     --jobs) jobs=${2:?--jobs needs a number}; shift ;;
     --backend) backend=${2:?--backend needs sim or verbs}; shift ;;
@@ -89,6 +96,11 @@ while [[ $# -gt 0 ]]; do
   shift
 done
 [[ ${#figures[@]} -gt 0 ]] || usage
+# Checked here, not by the first sweep after minutes of set-up and build.
+if ! [[ "$jobs" =~ ^[1-9][0-9]*$ ]]; then
+  echo "ae/run.sh: --jobs takes a positive integer, got '$jobs'" >&2
+  exit 2
+fi
 case "$backend" in
   sim)
     if [[ -n "$hosts" || -n "$ssh_command" ]]; then
