@@ -27,7 +27,8 @@
 # (500 MB per compute server) at every key count; --measure-ms and --set
 # still override them. A point this machine cannot hold is
 # refused by dmbench before it builds anything, and the table shows the
-# refusal. --profile also samples each point's simulation (warm-up and
+# refusal; when dmbench refuses every point (a bad argument), the script
+# exits 2 after the table, having measured nothing. --profile also samples each point's simulation (warm-up and
 # window, not set-up) with perf record (Debian's linux-perf: ae/setup.sh
 # bench), 1999 times a second of CPU time, into points/NAME.perf.data and its
 # report NAME.perf.txt, and prints plots/sim_profile_table.py's split of the
@@ -155,6 +156,7 @@ mkdir -p "$out/points"
 (( ! counting )) || mkdir -p "$out/points/callgrind"
 IFS=, read -r -a key_list <<<"$keys"
 IFS=, read -r -a index_list <<<"$indexes"
+measured=0
 for ((round = 1; round <= repeat; round++)); do
   for mix in read-intensive write-intensive; do
     for index in "${index_list[@]}"; do
@@ -178,6 +180,7 @@ for ((round = 1; round <= repeat; round++)); do
                --perf-control "$fifos/control,$fifos/acknowledge")
         fi
         "${run[@]}" >"$out/points/$name.log" 2>&1 || status=$?
+        (( status != 0 )) || measured=$((measured + 1))
         if [[ $status -ne 0 ]]; then
           # Exit 2 is a refused config (e.g. more memory than this machine
           # has): the table shows why. Anything else is a failure.
@@ -202,5 +205,12 @@ for ((round = 1; round <= repeat; round++)); do
   done
 done
 /usr/bin/python3 plots/sim_speed_table.py "$out"
+# A point refused for what this machine cannot hold is a row of the table;
+# every point refused is a bad argument (an unknown preset, a window out of
+# range), and a benchmark that measured nothing.
+if (( measured == 0 )); then
+  echo "ae/bench-sim.sh: dmbench refused every point (the table says why): nothing was measured" >&2
+  exit 2
+fi
 (( ! profile )) || /usr/bin/python3 plots/sim_profile_table.py "$out"
 (( ! counting )) || /usr/bin/python3 plots/sim_count_table.py "$out"
