@@ -47,9 +47,12 @@ int RunDescribeCommand(const std::vector<std::string>& arguments, const char* us
   }
   const size_t expected = argument_name.empty() ? 1 : 2;
   if (arguments.size() != expected || arguments[0] != "--describe") {
-    throw ConfigError("expected --describe" +
-                      (argument_name.empty() ? std::string() : " " + argument_name) + ", got '" +
-                      arguments[0] + (arguments.size() > 1 ? " ..." : "") + "'");
+    // The whole command line: "got '--describe ...'" hid the extra argument.
+    std::string given;
+    for (const std::string& argument : arguments) given += (given.empty() ? "" : " ") + argument;
+    throw ConfigError("expected '--describe" +
+                      (argument_name.empty() ? std::string() : " " + argument_name) +
+                      "' and nothing else, got '" + given + "'");
   }
   std::cout << describe(argument_name.empty() ? std::string() : arguments[1]);
   return 0;
