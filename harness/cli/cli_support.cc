@@ -83,6 +83,32 @@ std::vector<std::string> ParseStringList(const std::string& option, const std::s
                                 });
 }
 
+namespace {
+
+bool Unsigned(const boost::program_options::value_semantic* semantic) {
+  namespace po = boost::program_options;
+  return dynamic_cast<const po::typed_value<uint64_t>*>(semantic) != nullptr ||
+         dynamic_cast<const po::typed_value<uint32_t>*>(semantic) != nullptr ||
+         dynamic_cast<const po::typed_value<uint16_t>*>(semantic) != nullptr;
+}
+
+}  // namespace
+
+void RefuseNegativeUnsigned(const boost::program_options::parsed_options& parsed) {
+  for (const boost::program_options::option& option : parsed.options) {
+    if (option.unregistered || parsed.description == nullptr) continue;
+    const auto* description = parsed.description->find_nothrow(option.string_key, false);
+    if (description == nullptr || !Unsigned(description->semantic().get())) continue;
+    for (const std::string& value : option.value) {
+      const size_t first = value.find_first_not_of(" \t");
+      if (first != std::string::npos && value[first] == '-') {
+        throw ConfigError("--" + option.string_key + ": must be a non-negative integer, got '" +
+                          value + "'");
+      }
+    }
+  }
+}
+
 bool ParseOptions(const std::vector<std::string>& arguments,
                   const boost::program_options::options_description& options,
                   boost::program_options::variables_map& values,
@@ -91,7 +117,9 @@ bool ParseOptions(const std::vector<std::string>& arguments,
   po::command_line_parser parser(arguments);
   parser.options(options);
   if (positional != nullptr) parser.positional(*positional);
-  po::store(parser.run(), values);
+  const po::parsed_options parsed = parser.run();
+  RefuseNegativeUnsigned(parsed);
+  po::store(parsed, values);
   po::notify(values);
   if (values.count("help")) {
     std::cout << options;

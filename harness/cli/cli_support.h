@@ -20,6 +20,14 @@ bool ParseOptions(
     boost::program_options::variables_map& values,
     const boost::program_options::positional_options_description* positional = nullptr);
 
+// boost::program_options reads "-1" into an unsigned option as its largest
+// value (lexical_cast wraps around), so `dmbench fuzz --cases -1` began a
+// campaign without end and `micro --threads -1` said "18446744073709551615
+// is out of range". ParseOptions refuses, as a ConfigError naming the
+// option, a value that begins with '-' for an option of an unsigned type;
+// a command that parses its own options calls this on what it parsed.
+void RefuseNegativeUnsigned(const boost::program_options::parsed_options& parsed);
+
 // A subcommand whose one job is `--describe [ARGUMENT]`, printing the
 // document `describe` makes (of ARGUMENT when `argument_name` is not empty,
 // e.g. "NAME|FILE"). No arguments print `usage` and return 2; --help prints

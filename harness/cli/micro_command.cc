@@ -236,11 +236,12 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
                {"all", 0}});
 
   po::variables_map values;
-  po::store(
+  const po::parsed_options parsed =
       po::command_line_parser(std::vector<std::string>(arguments.begin() + 1, arguments.end()))
           .options(options)
-          .run(),
-      values);
+          .run();
+  RefuseNegativeUnsigned(parsed);
+  po::store(parsed, values);
   po::notify(values);
   if (values.count("help")) {
     std::cout << kUsage << "\n" << options;
