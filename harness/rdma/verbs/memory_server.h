@@ -58,7 +58,7 @@ class MemoryServer {
   void AllocateOnChip();
   void Accept(rdma_cm_id* id, const rdma_conn_param& request, std::ostream* log);
 
-  ServeOptions options_;
+  ServeOptions options_;  // checked before channel_ opens the device: keep it first
   CmEventChannel channel_;
   rdma_cm_id* listener_ = nullptr;
   std::unique_ptr<RdmaDevice> device_;
