@@ -26,24 +26,24 @@ void* MapZeroed(size_t bytes, bool huge_pages, const std::string& what) {
   return memory;
 }
 
-// `options`, once checked: before the members that open the RDMA device are
-// built, so that bad input is refused as such on any machine, not reported
-// as a missing device.
+// `options`, once its sizes are checked. Called, and --listen parsed, as the
+// first members are built, before those that open the RDMA device: bad input
+// is refused as such on any machine, not reported as a missing device.
 const ServeOptions& Checked(const ServeOptions& options) {
   if (options.host_memory_mib < 2) {
     throw ConfigError("--memory-mib: at least 2 (1 MiB of metadata and one chunk), got " +
                       std::to_string(options.host_memory_mib));
   }
   if (options.on_chip_kib < 1) throw ConfigError("--on-chip-kib: at least 1");
-  ParseEndpoint(options.listen, "--listen", /*allow_any_port=*/true);
   return options;
 }
 
 }  // namespace
 
-MemoryServer::MemoryServer(const ServeOptions& options) : options_(Checked(options)) {
-  const Endpoint endpoint = ParseEndpoint(options.listen, "--listen", /*allow_any_port=*/true);
-  sockaddr_storage address = ResolveEndpoint(endpoint);
+MemoryServer::MemoryServer(const ServeOptions& options)
+    : options_(Checked(options)),
+      listen_(ParseEndpoint(options.listen, "--listen", /*allow_any_port=*/true)) {
+  sockaddr_storage address = ResolveEndpoint(listen_);
   if (rdma_create_id(channel_.get(), &listener_, nullptr, RDMA_PS_TCP) != 0) {
     throw VerbError(ErrnoText("rdma_create_id", errno));
   }

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "harness/rdma/verbs/cm_connection.h"
+#include "harness/rdma/verbs/endpoint.h"
 #include "harness/rdma/verbs/memory_server_info.h"
 #include "harness/rdma/verbs/rdma_device.h"
 
@@ -58,7 +59,9 @@ class MemoryServer {
   void AllocateOnChip();
   void Accept(rdma_cm_id* id, const rdma_conn_param& request, std::ostream* log);
 
-  ServeOptions options_;  // checked before channel_ opens the device: keep it first
+  // Checked and parsed before channel_ opens the device: keep them first.
+  ServeOptions options_;
+  Endpoint listen_;
   CmEventChannel channel_;
   rdma_cm_id* listener_ = nullptr;
   std::unique_ptr<RdmaDevice> device_;
