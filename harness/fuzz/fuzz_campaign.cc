@@ -115,7 +115,7 @@ CampaignReport RunCampaign(const CampaignOptions& options, std::ostream& log) {
       std::string line = kind + " case " + std::to_string(number) + ": " + detail +
                          " (replay: " + ReplayCommand(options, kind, number) + ")";
       if (!options.findings.empty()) {
-        std::filesystem::create_directories(options.findings);
+        // (WriteFileWhole makes the directory if it is missing.)
         const std::filesystem::path file =
             options.findings / (kind + "-" + std::to_string(number) + ".txt");
         WriteFileWhole(file, result.detail + "\n\ninput:\n" + input + "\n");
