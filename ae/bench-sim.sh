@@ -25,16 +25,17 @@
 # (configs/experiments/fig10-breakdown-skewed.json), namely its base run's
 # warm-up and window and warm caches, and the cache of its paper-scale setup
 # (500 MB per compute server) at every key count; --measure-ms and --set
-# still override them. A point this machine cannot hold is
-# refused by dmbench before it builds anything, and the table shows the
-# refusal; when dmbench refuses every point (a bad argument), the script
-# exits 2 after the table, having measured nothing. --profile also samples each point's simulation (warm-up and
-# window, not set-up) with perf record (Debian's linux-perf: ae/setup.sh
-# bench), 1999 times a second of CPU time, into points/NAME.perf.data and its
-# report NAME.perf.txt, and prints plots/sim_profile_table.py's split of the
-# time into the simulator's parts (DIR/sim-profile.md, .json); the speeds are
-# then measured under perf. Without root, a kernel.perf_event_paranoid above
-# 1 lets perf sample user space only. --count runs each point once more,
+# still override them. A point this machine cannot hold is refused by
+# dmbench before it builds anything, and the table shows the refusal; when
+# dmbench refuses every point (a bad argument), the script exits 2 after
+# the table, having measured nothing. --profile also samples each point's
+# simulation (warm-up and window, not set-up) with perf record (Debian's
+# linux-perf: ae/setup.sh bench), 1999 times a second of CPU time, into
+# points/NAME.perf.data and its report NAME.perf.txt, and prints
+# plots/sim_profile_table.py's split of the time into the simulator's parts
+# (DIR/sim-profile.md, .json); the speeds are then measured under perf.
+# Without root, a kernel.perf_event_paranoid above 1 lets perf sample user
+# space only. --count runs each point once more,
 # under callgrind (Debian's valgrind: ae/setup.sh bench), and prints
 # plots/sim_count_table.py's instructions, cache misses and branch
 # mispredictions per simulated index operation, in all and per part
