@@ -27,7 +27,11 @@ Endpoint ParseEndpoint(const std::string& text, const std::string& field, bool a
     fail("has a port that is not a number");
   }
   const unsigned long value = std::stoul(port);
-  if ((value < 1 && !allow_any_port) || value > 65535) fail("has a port outside [1, 65535]");
+  const unsigned long lowest = allow_any_port ? 0 : 1;
+  if (value < lowest || value > 65535) {
+    fail("has a port outside [" + std::to_string(lowest) + ", 65535]" +
+         (allow_any_port ? " (0: any free port)" : ""));
+  }
   endpoint.port = static_cast<uint16_t>(value);
   return endpoint;
 }

@@ -59,6 +59,23 @@ TEST(VerbsEndpoint, RejectsWhatIsNotHostColonPort) {
   }
 }
 
+// A listener may take port 0 (any free port); the message names the range
+// its caller allows.
+TEST(VerbsEndpoint, NamesTheRangeItsCallerAllows) {
+  EXPECT_EQ(ParseEndpoint("h:0", "listen", /*allow_any_port=*/true).port, 0);
+  auto message = [](const char* text, bool allow_any_port) {
+    try {
+      ParseEndpoint(text, "x", allow_any_port);
+    } catch (const ConfigError& error) {
+      return std::string(error.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(message("h:0", false).find("outside [1, 65535]"), std::string::npos);
+  EXPECT_NE(message("h:65536", true).find("outside [0, 65535] (0: any free port)"),
+            std::string::npos);
+}
+
 TEST(VerbsMemoryServerInfo, RoundTripsThroughItsEncoding) {
   MemoryServerInfo info;
   info.host = {0x7f0012345000, 1ull << 30, 0xabcdef};
