@@ -128,15 +128,20 @@ bool ParseOptions(const std::vector<std::string>& arguments,
   return true;
 }
 
-int ReportVerification(const nlohmann::json& verify, const std::string& command) {
-  std::cout << "verify: " << verify["operations_checked"] << " operations checked, "
-            << verify["violations"] << " violations\n";
+int ReportVerification(const nlohmann::json& verify, const std::string& command,
+                       std::ostream& printed) {
+  printed << "verify: " << verify["operations_checked"] << " operations checked, "
+          << verify["violations"] << " violations\n";
   for (const auto& example : verify["examples"]) {
-    std::cout << "  " << example.get<std::string>() << "\n";
+    printed << "  " << example.get<std::string>() << "\n";
   }
   if (verify["violations"].get<uint64_t>() == 0) return 0;
   std::cerr << "dmbench " << command << ": the consistency checker found violations\n";
   return 3;
+}
+
+std::ostream& PrintedOutputBeside(const std::optional<std::string>& out) {
+  return out && NamesStandardOutput(*out) ? std::cerr : std::cout;
 }
 
 void CheckOutputFile(const std::string& option, const std::string& file) {

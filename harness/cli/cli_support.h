@@ -2,6 +2,8 @@
 #pragma once
 
 #include <functional>
+#include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -42,9 +44,18 @@ std::vector<double> ParseNumberList(const std::string& option, const std::string
 // "a:1,b:2" -> {"a:1", "b:2"}; an empty element is an error.
 std::vector<std::string> ParseStringList(const std::string& option, const std::string& text);
 
-// Prints a result's "verify" section (the checker ran); returns 3, saying
-// so on stderr, when it found violations, else 0: `command`'s exit status.
-int ReportVerification(const nlohmann::json& verify, const std::string& command);
+// Prints a result's "verify" section (the checker ran) to `printed`;
+// returns 3, saying so on stderr, when it found violations, else 0:
+// `command`'s exit status.
+int ReportVerification(const nlohmann::json& verify, const std::string& command,
+                       std::ostream& printed);
+
+// Where a command that writes its result to `out` (its --out, if given)
+// prints its table: standard output, or standard error when `out` is
+// standard output itself (`--out /dev/stdout`), so that the JSON arrives
+// alone. Call it before the result is written: a regular file that
+// standard output was redirected to is replaced by the write.
+std::ostream& PrintedOutputBeside(const std::optional<std::string>& out);
 
 // Refuses, as bad input (ConfigError, exit status 2), an output file the
 // command could not write (util/file_output.h's CheckFileWritable), before

@@ -33,11 +33,13 @@ int RunMergeCommand(const std::vector<std::string>& arguments) {
   const std::vector<std::string>& files = values["results"].as<std::vector<std::string>>();
   const nlohmann::json merged = driver::MergeResultFiles(files);
   const std::string out = values["out"].as<std::string>();
+  std::ostream& printed = PrintedOutputBeside(out);
   WriteJsonFile(out, merged);
-  std::cout << "merged " << files.size() << " compute servers' results into " << out << "\n"
-            << driver::SummaryTable(merged);
-  return merged["verify"]["enabled"].get<bool>() ? ReportVerification(merged["verify"], "merge")
-                                                 : 0;
+  printed << "merged " << files.size() << " compute servers' results into " << out << "\n"
+          << driver::SummaryTable(merged);
+  return merged["verify"]["enabled"].get<bool>()
+             ? ReportVerification(merged["verify"], "merge", printed)
+             : 0;
 }
 
 }  // namespace dmbench::cli

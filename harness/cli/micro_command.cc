@@ -268,7 +268,12 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
   }
   micro_options.seed = values["seed"].as<uint64_t>();
   // Before the benchmarks run, not after: a mistyped path loses no run.
-  if (values.count("out")) CheckOutputFile("--out", values["out"].as<std::string>());
+  std::optional<std::string> out;
+  if (values.count("out")) {
+    out = values["out"].as<std::string>();
+    CheckOutputFile("--out", *out);
+  }
+  std::ostream& printed = PrintedOutputBeside(out);
   // Each benchmark has its own default window; the options override all.
   auto window = [&](double warmup_us, double measure_us) {
     micro::MicroOptions windowed = micro_options;
@@ -309,7 +314,7 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
     rdma::Topology topology = config.topology;
     if (!config.inbound) topology.memory_servers = 8;
     config.topology = TopologyFrom(values, topology);
-    results["benchmarks"].push_back(micro::RunVerbBenchmark(config, window(20, 200), std::cout));
+    results["benchmarks"].push_back(micro::RunVerbBenchmark(config, window(20, 200), printed));
   }
   if (all || benchmark == "atomics") {
     micro::AtomicBenchmarkConfig config;
@@ -322,7 +327,7 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
       config.address_counts.push_back(static_cast<uint32_t>(count));
     }
     config.topology = TopologyFrom(values, config.topology);
-    results["benchmarks"].push_back(micro::RunAtomicBenchmark(config, window(20, 200), std::cout));
+    results["benchmarks"].push_back(micro::RunAtomicBenchmark(config, window(20, 200), printed));
   }
   if (all || benchmark == "spinlock") {
     micro::SpinlockBenchmarkConfig config;
@@ -336,7 +341,7 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
     config.key_space = KeySpace(values, config.locks);
     config.topology = TopologyFrom(values, config.topology);
     results["benchmarks"].push_back(
-        micro::RunSpinlockBenchmark(config, window(1000, 10000), std::cout));
+        micro::RunSpinlockBenchmark(config, window(1000, 10000), printed));
   }
   if (all || benchmark == "hocl") {
     micro::HoclBenchmarkConfig config;
@@ -351,8 +356,7 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
     config.locks = Locks(values);
     config.key_space = KeySpace(values, config.locks);
     config.topology = TopologyFrom(values, config.topology);
-    results["benchmarks"].push_back(
-        micro::RunHoclBenchmark(config, window(1000, 10000), std::cout));
+    results["benchmarks"].push_back(micro::RunHoclBenchmark(config, window(1000, 10000), printed));
   }
   if (all || benchmark == "interference") {
     micro::InterferenceBenchmarkConfig config;
@@ -363,7 +367,7 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
     }
     config.topology = TopologyFrom(values, config.topology);
     results["benchmarks"].push_back(
-        micro::RunInterferenceBenchmark(config, window(20, 200), std::cout));
+        micro::RunInterferenceBenchmark(config, window(20, 200), printed));
   }
   if (benchmark == "scaleup") {
     micro::ScaleUpBenchmarkConfig config;
@@ -384,10 +388,10 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
     config.per_thread_doorbells =
         Choose<std::vector<bool>>("doorbells", values["doorbells"].as<std::string>(),
                                   {{"qp", {false}}, {"thread", {true}}, {"both", {false, true}}});
-    results["benchmarks"].push_back(micro::RunScaleUpBenchmark(config, window(20, 200), std::cout));
+    results["benchmarks"].push_back(micro::RunScaleUpBenchmark(config, window(20, 200), printed));
   }
   if (benchmark == "calibration") {
-    for (nlohmann::json& document : micro::RunCalibrationBenchmarks(window(20, 200), std::cout)) {
+    for (nlohmann::json& document : micro::RunCalibrationBenchmarks(window(20, 200), printed)) {
       results["benchmarks"].push_back(std::move(document));
     }
   }
@@ -400,11 +404,11 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
     if (values.count("cache-mib")) {
       config.tree.cache_bytes = UnsignedOption(values, "cache-mib", 1, uint64_t{1} << 20) << 20;
     }
-    results["benchmarks"].push_back(micro::RunCpuCostBenchmark(config, std::cout));
+    results["benchmarks"].push_back(micro::RunCpuCostBenchmark(config, printed));
   }
-  if (values.count("out")) {
-    WriteJsonFile(values["out"].as<std::string>(), results);
-    std::cerr << "wrote " << values["out"].as<std::string>() << "\n";
+  if (out) {
+    WriteJsonFile(*out, results);
+    std::cerr << "wrote " << *out << "\n";
   }
   return 0;
 }

@@ -86,44 +86,44 @@ int RunRunCommand(const std::vector<std::string>& arguments) {
         "--verify with several compute servers needs --out: the history goes beside the result "
         "for 'dmbench merge' to check");
   }
+  std::optional<std::string> out;
   if (values.count("out")) {
-    const std::string out = values["out"].as<std::string>();
-    CheckOutputFile("--out", out);
-    if (writes_history) CheckOutputFile("--out", out + ".history");
+    out = values["out"].as<std::string>();
+    CheckOutputFile("--out", *out);
+    if (writes_history) CheckOutputFile("--out", *out + ".history");
   }
+  std::ostream& printed = PrintedOutputBeside(out);
 
   std::optional<PerfSampledRun> perf_sampled;
   if (values.count("perf-control")) perf_sampled.emplace(values["perf-control"].as<std::string>());
   const driver::BenchmarkOutcome outcome =
       driver::RunBenchmark(config, values.count("quiet") ? nullptr : &std::cerr,
                            driver::MakeConfiguredIndex, perf_sampled ? &*perf_sampled : nullptr);
-  if (values.count("out")) {
-    const std::string out = values["out"].as<std::string>();
+  if (out) {
     nlohmann::json result = outcome.result;
     if (outcome.history) {
       // Beside the result, named in it, for `dmbench merge`.
-      const std::string history = out + ".history";
+      const std::string history = *out + ".history";
       WriteHistoryFile(history, *outcome.history);
       result["verify"]["history_file"] = std::filesystem::path(history).filename().string();
     }
-    WriteJsonFile(out, result);
-    if (!values.count("quiet")) std::cerr << "wrote " << out << "\n";
+    WriteJsonFile(*out, result);
+    if (!values.count("quiet")) std::cerr << "wrote " << *out << "\n";
   }
-  std::cout << config.name << " (" << config.index_preset << ": " << config.index.Describe()
-            << ")\n"
-            << driver::SummaryTable(outcome.result);
+  printed << config.name << " (" << config.index_preset << ": " << config.index.Describe() << ")\n"
+          << driver::SummaryTable(outcome.result);
   const auto& wall = outcome.result["wall_clock"];
   if (wall.contains("index_operations_per_wall_second")) {
-    std::cout << "simulator: " << wall["index_operations_per_wall_second"].get<double>() / 1e6
-              << " M index operations per wall-clock second on one core ("
-              << wall["events_per_wall_second"].get<double>() / 1e6 << " M events/s)\n";
+    printed << "simulator: " << wall["index_operations_per_wall_second"].get<double>() / 1e6
+            << " M index operations per wall-clock second on one core ("
+            << wall["events_per_wall_second"].get<double>() / 1e6 << " M events/s)\n";
   }
   if (outcome.history) {
-    std::cout << "verify: " << outcome.history->recorded()
-              << " operations recorded; 'dmbench merge' checks them with the other compute "
-                 "servers'\n";
+    printed << "verify: " << outcome.history->recorded()
+            << " operations recorded; 'dmbench merge' checks them with the other compute "
+               "servers'\n";
   } else if (config.verify) {
-    return ReportVerification(outcome.result["verify"], "run");
+    return ReportVerification(outcome.result["verify"], "run", printed);
   }
   return 0;
 }

@@ -1,6 +1,7 @@
 #include "harness/util/file_output.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -125,6 +126,14 @@ void CheckFileWritable(const fs::path& file) {
          (destination.in_place ? "" : "cannot create files in " + checked.string() + ": ") +
              std::string(std::strerror(errno)));
   }
+}
+
+bool NamesStandardOutput(const fs::path& file) {
+  struct stat named {};
+  struct stat standard_output {};
+  if (file.empty() || ::stat(file.c_str(), &named) != 0) return false;
+  if (::fstat(STDOUT_FILENO, &standard_output) != 0) return false;
+  return named.st_dev == standard_output.st_dev && named.st_ino == standard_output.st_ino;
 }
 
 void WriteFileWhole(const fs::path& file, const std::function<void(std::ostream&)>& write) {

@@ -46,4 +46,11 @@ void WriteFileWhole(const std::filesystem::path& file, std::string_view bytes);
 // fail the write later.
 void CheckFileWritable(const std::filesystem::path& file);
 
+// Whether `file` names the file this process's standard output writes to
+// (`--out /dev/stdout`, or a file that standard output is redirected to):
+// a command that prints a table then prints it to standard error, so that
+// the file holds only what was asked for. False when either cannot be
+// examined (no such file yet, standard output closed).
+bool NamesStandardOutput(const std::filesystem::path& file);
+
 }  // namespace dmbench

@@ -1,10 +1,11 @@
 #!/bin/sh
 # An output file that cannot be written whole fails the command, naming the
 # file and the reason, and leaves no partial file; a pipe given as --out is
-# written through, and stays a pipe.
-#   output_failure_test.sh DMBENCH EXPERIMENT DIR
+# written through, and stays a pipe; --out /dev/stdout carries the JSON
+# alone, the printed table going to standard error.
+#   output_failure_test.sh DMBENCH EXPERIMENT RUN_CONFIG DIR
 set -eu
-dmbench=$1 experiment=$2 out=$3
+dmbench=$1 experiment=$2 run_config=$3 out=$4
 rm -rf "$out"
 mkdir -p "$out"
 fail() { echo "output failure test: FAILED: $*"; exit 1; }
@@ -34,4 +35,17 @@ reader=$!
 wait "$reader"
 [ -p "$out/pipe" ] || fail "the pipe was replaced"
 grep -q '"verbs"' "$out/from-pipe" || fail "the result did not come through the pipe"
+json_alone() {
+  /usr/bin/python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$1" ||
+    fail "$2 --out /dev/stdout: standard output is not the JSON alone: $(head -c 300 "$1")"
+}
+"$dmbench" micro verbs --sizes 8 --warmup-us 5 --measure-us 20 --compute-servers 2 --threads 2 \
+  --out /dev/stdout >"$out/micro.stdout" 2>"$out/micro.stderr" || fail "micro --out /dev/stdout"
+json_alone "$out/micro.stdout" micro
+grep -q "READ" "$out/micro.stderr" || fail "micro's table is not on standard error"
+"$dmbench" run --config "$run_config" --quiet --set workload.keys=100000 \
+  --set run.warmup_ms=0.1 --set run.measure_ms=0.2 --out /dev/stdout \
+  >"$out/run.stdout" 2>"$out/run.stderr" || fail "run --out /dev/stdout"
+json_alone "$out/run.stdout" run
+grep -q "Mops" "$out/run.stderr" || fail "run's table is not on standard error"
 echo "output failure test: passed"

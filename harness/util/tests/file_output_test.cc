@@ -1,11 +1,14 @@
 #include "harness/util/file_output.h"
 
+#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <csignal>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <future>
@@ -179,6 +182,34 @@ TEST(CheckFileWritable, RefusesWhatWriteFileWholeWouldAndWritesNoFile) {
   WriteFileWhole(blocker, std::string_view("a file, not a directory"));
   EXPECT_THAT(FailureOf([&] { CheckFileWritable(blocker / "result.json"); }),
               HasSubstr("cannot create its directory"));
+  fs::remove_all(root);
+}
+
+// Standard output is pointed at a scratch file for the test, and back.
+TEST(NamesStandardOutput, IsTrueOnlyForTheFileStandardOutputWritesTo) {
+  const fs::path root = ScratchPath("stdout");
+  fs::create_directories(root);
+  const fs::path redirected = root / "redirected";
+  const fs::path other = root / "other";
+  WriteFileWhole(other, std::string_view("x"));
+  std::fflush(stdout);
+  const int saved = ::dup(STDOUT_FILENO);
+  ASSERT_GE(saved, 0);
+  const int descriptor = ::open(redirected.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+  ASSERT_GE(descriptor, 0);
+  ASSERT_GE(::dup2(descriptor, STDOUT_FILENO), 0);
+  const bool names_redirected = NamesStandardOutput(redirected);
+  const bool names_device = NamesStandardOutput("/dev/stdout");
+  const bool names_other = NamesStandardOutput(other);
+  const bool names_missing = NamesStandardOutput(root / "missing");
+  ::dup2(saved, STDOUT_FILENO);
+  ::close(saved);
+  ::close(descriptor);
+  EXPECT_TRUE(names_redirected);
+  EXPECT_TRUE(names_device);
+  EXPECT_FALSE(names_other);
+  EXPECT_FALSE(names_missing);
+  EXPECT_FALSE(NamesStandardOutput(redirected));
   fs::remove_all(root);
 }
 
