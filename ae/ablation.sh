@@ -11,14 +11,16 @@
 # dmbench binary to skip set-up and build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=ae/option-value.sh
+source ae/option-value.sh
 
 out=results/ae
 jobs=$(nproc)
 figures=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
-    --out) out=${2:?--out needs a directory}; shift ;;
-    --jobs) jobs=${2:?--jobs needs a number}; shift ;;
+    --out) option_value out "a directory" "$@"; shift ;;
+    --jobs) option_value jobs "a number" "$@"; shift ;;
     -h|--help) sed -n '2,/^set -euo pipefail/{/^#/s/^# \{0,1\}//p}' "$0" >&2; exit 0 ;;
     -*) echo "ae/ablation.sh: unknown option '$1' (allowed: --out, --jobs)" >&2; exit 2 ;;
     *) figures+=("$1") ;;

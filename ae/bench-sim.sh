@@ -53,6 +53,8 @@
 # and build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=ae/option-value.sh
+source ae/option-value.sh
 
 keys=10000000,100000000,1000000000
 indexes=sherman
@@ -65,15 +67,18 @@ out=results/bench-sim
 sets=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
-    --keys) keys=${2:?--keys needs a comma-separated list}; shift ;;
-    --indexes) indexes=${2:?--indexes needs a comma-separated list}; shift ;;
-    --measure-ms) measure_ms=${2:?--measure-ms needs a number}; shift ;;
+    --keys) option_value keys "a comma-separated list" "$@"; shift ;;
+    --indexes) option_value indexes "a comma-separated list" "$@"; shift ;;
+    --measure-ms) option_value measure_ms "a number" "$@"; shift ;;
     --paper-settings) paper_settings=1 ;;
-    --repeat) repeat=${2:?--repeat needs a count}; shift ;;
+    --repeat) option_value repeat "a count" "$@"; shift ;;
     --profile) profile=1 ;;
     --count) counting=1 ;;
-    --out) out=${2:?--out needs a directory}; shift ;;
-    --set) sets+=(--set "${2:?--set needs PATH=VALUE}"); shift ;;
+    --out) option_value out "a directory" "$@"; shift ;;
+    --set)
+      option_value set_value "PATH=VALUE" "$@"
+      sets+=(--set "$set_value")
+      shift ;;
     -h|--help) sed -n '2,/^set -euo pipefail/{/^#/s/^# \{0,1\}//p}' "$0" >&2; exit 0 ;;
     *) echo "ae/bench-sim.sh: unknown argument '$1' (allowed: --keys, --indexes," \
             "--measure-ms, --paper-settings, --repeat, --profile, --count, --out, --set)" >&2

@@ -17,15 +17,17 @@
 # the campaign under the sanitizers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=ae/option-value.sh
+source ae/option-value.sh
 
 cases=20000
 seed=1
 out=results/fuzz
 while [[ $# -gt 0 ]]; do
   case "$1" in
-    --cases) cases="$2"; shift 2 ;;
-    --seed) seed="$2"; shift 2 ;;
-    --out) out="$2"; shift 2 ;;
+    --cases) option_value cases "a count" "$@"; shift 2 ;;
+    --seed) option_value seed "a number" "$@"; shift 2 ;;
+    --out) option_value out "a directory" "$@"; shift 2 ;;
     *) echo "ae/fuzz.sh: unknown option '$1' (allowed: --cases N, --seed S, --out DIR)" >&2
        exit 2 ;;
   esac

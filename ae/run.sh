@@ -37,6 +37,8 @@
 set -euo pipefail
 invoked_from=$PWD
 cd "$(dirname "$0")/.."
+# shellcheck source=ae/option-value.sh
+source ae/option-value.sh
 
 usage() {
   sed -n '2,/^set -euo pipefail/{/^#/s/^# \{0,1\}//p}' "$0" >&2
@@ -78,13 +80,16 @@ while [[ $# -gt 0 ]]; do
       fi
       mode=${1#--}
       mode_given=$mode ;;
-    --out) out=${2:?--out needs a directory}; shift ;;
-    --jobs) jobs=${2:?--jobs needs a number}; shift ;;
-    --backend) backend=${2:?--backend needs sim or verbs}; shift ;;
-    --hosts) hosts=${2:?--hosts needs a hosts file}; shift ;;
-    --ssh) ssh_command=${2:?--ssh needs a command}; shift ;;
-    --sshlogin) sshlogin=${2:?--sshlogin needs GNU parallel logins, e.g. ":,4/node2"}; shift ;;
-    --set) sets+=(--set "${2:?--set needs path=value}"); shift ;;
+    --out) option_value out "a directory" "$@"; shift ;;
+    --jobs) option_value jobs "a number" "$@"; shift ;;
+    --backend) option_value backend "sim or verbs" "$@"; shift ;;
+    --hosts) option_value hosts "a hosts file" "$@"; shift ;;
+    --ssh) option_value ssh_command "a command" "$@"; shift ;;
+    --sshlogin) option_value sshlogin 'GNU parallel logins, e.g. ":,4/node2"' "$@"; shift ;;
+    --set)
+      option_value set_value "path=value" "$@"
+      sets+=(--set "$set_value")
+      shift ;;
     -h|--help) usage ;;
     *)
       if [[ -z "${experiments[$1]+x}" ]]; then

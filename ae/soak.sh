@@ -23,6 +23,8 @@
 # set-up and build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=ae/option-value.sh
+source ae/option-value.sh
 
 operations=100000000
 jobs=2
@@ -30,10 +32,13 @@ out=results/soak
 sets=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
-    --operations) operations=${2:?--operations needs a number}; shift ;;
-    --jobs) jobs=${2:?--jobs needs a number}; shift ;;
-    --out) out=${2:?--out needs a directory}; shift ;;
-    --set) sets+=(--set "${2:?--set needs PATH=VALUE}"); shift ;;
+    --operations) option_value operations "a number" "$@"; shift ;;
+    --jobs) option_value jobs "a number" "$@"; shift ;;
+    --out) option_value out "a directory" "$@"; shift ;;
+    --set)
+      option_value set_value "PATH=VALUE" "$@"
+      sets+=(--set "$set_value")
+      shift ;;
     -h|--help) sed -n '2,/^set -euo pipefail/{/^#/s/^# \{0,1\}//p}' "$0" >&2; exit 0 ;;
     *) echo "ae/soak.sh: unknown argument '$1' (allowed: --operations, --jobs, --out," \
             "--set)" >&2; exit 2 ;;

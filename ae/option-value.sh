@@ -1,0 +1,17 @@
+# Sourced by the ae/ scripts that parse options, from the checkout's root.
+#
+# option_value NAME WHAT "$@": with "$@" the script's arguments from an
+# option on, sets variable NAME to the value that follows the option. A
+# missing value, or one that is itself an option (`--out --jobs 4` would
+# otherwise write into a directory named --jobs), is bad input: the script
+# exits 2 saying what the option needs. Without this, bash's ${2:?} said
+# "line 82: 2: --jobs needs a number" and exited 1.
+option_value() {
+  local name=$1 what=$2
+  shift 2
+  if [[ $# -lt 2 || "$2" == --* ]]; then
+    echo "ae/$(basename "$0"): $1 needs $what" >&2
+    exit 2
+  fi
+  printf -v "$name" '%s' "$2"
+}
