@@ -75,10 +75,7 @@ while [[ $# -gt 0 ]]; do
     --profile) profile=1 ;;
     --count) counting=1 ;;
     --out) option_value out "a directory" "$@"; shift ;;
-    --set)
-      option_value set_value "PATH=VALUE" "$@"
-      sets+=(--set "$set_value")
-      shift ;;
+    --set) option_set "$@"; shift ;;
     -h|--help) sed -n '2,/^set -euo pipefail/{/^#/s/^# \{0,1\}//p}' "$0" >&2; exit 0 ;;
     *) echo "ae/bench-sim.sh: unknown argument '$1' (allowed: --keys, --indexes," \
             "--measure-ms, --paper-settings, --repeat, --profile, --count, --out, --set)" >&2

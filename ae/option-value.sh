@@ -15,3 +15,11 @@ option_value() {
   fi
   printf -v "$name" '%s' "$2"
 }
+
+# option_set "$@": the same for --set PATH=VALUE, appended to the calling
+# script's array `sets` as the two words dmbench takes.
+option_set() {
+  local value
+  option_value value "PATH=VALUE" "$@"
+  sets+=(--set "$value")
+}

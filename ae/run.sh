@@ -86,10 +86,7 @@ while [[ $# -gt 0 ]]; do
     --hosts) option_value hosts "a hosts file" "$@"; shift ;;
     --ssh) option_value ssh_command "a command" "$@"; shift ;;
     --sshlogin) option_value sshlogin 'GNU parallel logins, e.g. ":,4/node2"' "$@"; shift ;;
-    --set)
-      option_value set_value "path=value" "$@"
-      sets+=(--set "$set_value")
-      shift ;;
+    --set) option_set "$@"; shift ;;
     -h|--help) usage ;;
     *)
       if [[ -z "${experiments[$1]+x}" ]]; then

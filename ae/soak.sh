@@ -35,10 +35,7 @@ while [[ $# -gt 0 ]]; do
     --operations) option_value operations "a number" "$@"; shift ;;
     --jobs) option_value jobs "a number" "$@"; shift ;;
     --out) option_value out "a directory" "$@"; shift ;;
-    --set)
-      option_value set_value "PATH=VALUE" "$@"
-      sets+=(--set "$set_value")
-      shift ;;
+    --set) option_set "$@"; shift ;;
     -h|--help) sed -n '2,/^set -euo pipefail/{/^#/s/^# \{0,1\}//p}' "$0" >&2; exit 0 ;;
     *) echo "ae/soak.sh: unknown argument '$1' (allowed: --operations, --jobs, --out," \
             "--set)" >&2; exit 2 ;;
