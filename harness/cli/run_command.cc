@@ -90,7 +90,17 @@ int RunRunCommand(const std::vector<std::string>& arguments) {
   if (values.count("out")) {
     out = values["out"].as<std::string>();
     CheckOutputFile("--out", *out);
-    if (writes_history) CheckOutputFile("--out", *out + ".history");
+    if (writes_history) {
+      // The history goes beside the result, as FILE.history. A device or
+      // a pipe has no such place: the history would land in /dev, say.
+      if (std::filesystem::exists(*out) && !std::filesystem::is_regular_file(*out)) {
+        throw ConfigError(
+            "--verify with several compute servers writes its history beside --out, "
+            "so --out must name a regular file, not '" +
+            *out + "'");
+      }
+      CheckOutputFile("--out", *out + ".history");
+    }
   }
   std::ostream& printed = PrintedOutputBeside(out);
 
