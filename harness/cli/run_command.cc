@@ -11,6 +11,7 @@
 #include "harness/driver/fabric.h"
 #include "harness/driver/run_config.h"
 #include "harness/rdma/errors.h"
+#include "harness/util/file_output.h"
 #include "harness/util/json_object_reader.h"
 #include "harness/util/perf_record_control.h"
 
@@ -93,7 +94,7 @@ int RunRunCommand(const std::vector<std::string>& arguments) {
     if (writes_history) {
       // The history goes beside the result, as FILE.history. A device or
       // a pipe has no such place: the history would land in /dev, say.
-      if (std::filesystem::exists(*out) && !std::filesystem::is_regular_file(*out)) {
+      if (WrittenInPlace(*out)) {
         throw ConfigError(
             "--verify with several compute servers writes its history beside --out, "
             "so --out must name a regular file, not '" +

@@ -91,6 +91,11 @@ std::string WriteAndClose(int descriptor, const std::function<void(std::ostream&
   throw std::runtime_error("cannot write " + file.string() + ": " + why);
 }
 
+// A pipe or a device (links followed): written in place.
+bool InPlace(const fs::file_status& status) {
+  return fs::exists(status) && !fs::is_regular_file(status) && !fs::is_directory(status);
+}
+
 // What WriteFileWhole makes of `file`.
 struct Destination {
   bool in_place;       // a pipe or a device, written where it is
@@ -104,7 +109,7 @@ Destination DestinationOf(const fs::path& file) {
   std::error_code unused;
   const fs::file_status status = fs::status(file, unused);  // follows links
   if (fs::is_directory(status)) Fail(file, "it is a directory; give the name of a file");
-  if (fs::exists(status) && !fs::is_regular_file(status)) return {true, file, {}};
+  if (InPlace(status)) return {true, file, {}};
   // Through a link to the file it names, so that the link stays.
   const bool link = fs::is_symlink(fs::symlink_status(file, unused));
   std::error_code error;
@@ -126,6 +131,11 @@ void CheckFileWritable(const fs::path& file) {
          (destination.in_place ? "" : "cannot create files in " + checked.string() + ": ") +
              std::string(std::strerror(errno)));
   }
+}
+
+bool WrittenInPlace(const fs::path& file) {
+  std::error_code unused;  // a path that does not exist is not written in place
+  return InPlace(fs::status(file, unused));
 }
 
 bool NamesStandardOutput(const fs::path& file) {

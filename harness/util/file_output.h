@@ -46,6 +46,12 @@ void WriteFileWhole(const std::filesystem::path& file, std::string_view bytes);
 // fail the write later.
 void CheckFileWritable(const std::filesystem::path& file);
 
+// Whether WriteFileWhole writes `file` where it is rather than replacing
+// it: `file` exists, links followed, and is neither a regular file nor a
+// directory (a pipe, a device). Nothing can then be written beside it as
+// FILE.SUFFIX.
+bool WrittenInPlace(const std::filesystem::path& file);
+
 // Whether `file` names the file this process's standard output writes to
 // (`--out /dev/stdout`, or a file that standard output is redirected to):
 // a command that prints a table then prints it to standard error, so that

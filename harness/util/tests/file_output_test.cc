@@ -185,6 +185,24 @@ TEST(CheckFileWritable, RefusesWhatWriteFileWholeWouldAndWritesNoFile) {
   fs::remove_all(root);
 }
 
+TEST(WrittenInPlace, IsTrueForADeviceOrAPipeOnly) {
+  const fs::path root = ScratchPath("in-place");
+  fs::create_directories(root);
+  const fs::path file = root / "file";
+  WriteFileWhole(file, std::string_view("x"));
+  const fs::path pipe = root / "pipe";
+  ASSERT_EQ(::mkfifo(pipe.c_str(), 0666), 0);
+  const fs::path link = root / "link";
+  fs::create_symlink("/dev/null", link);
+  EXPECT_TRUE(WrittenInPlace("/dev/null"));
+  EXPECT_TRUE(WrittenInPlace(pipe));
+  EXPECT_TRUE(WrittenInPlace(link));
+  EXPECT_FALSE(WrittenInPlace(file));
+  EXPECT_FALSE(WrittenInPlace(root));
+  EXPECT_FALSE(WrittenInPlace(root / "missing"));
+  fs::remove_all(root);
+}
+
 // Standard output is pointed at a scratch file for the test, and back.
 TEST(NamesStandardOutput, IsTrueOnlyForTheFileStandardOutputWritesTo) {
   const fs::path root = ScratchPath("stdout");
