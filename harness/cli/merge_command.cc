@@ -31,8 +31,10 @@ int RunMergeCommand(const std::vector<std::string>& arguments) {
     return 2;
   }
   const std::vector<std::string>& files = values["results"].as<std::vector<std::string>>();
-  const nlohmann::json merged = driver::MergeResultFiles(files);
   const std::string out = values["out"].as<std::string>();
+  // Checking --verify histories together can take minutes on a long run.
+  CheckOutputFile("--out", out);
+  const nlohmann::json merged = driver::MergeResultFiles(files);
   std::ostream& printed = PrintedOutputBeside(out);
   WriteJsonFile(out, merged);
   printed << "merged " << files.size() << " compute servers' results into " << out << "\n"
