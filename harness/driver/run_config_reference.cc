@@ -30,7 +30,8 @@ std::string RunConfigReferenceMarkdown() {
          "edit. A run config is JSON with these optional sections; an absent field keeps its "
          "default (for the index, its preset's value), an unknown key or a bad value is an "
          "error naming the field and what is allowed. `--set section.field=value` overrides "
-         "any field. A result file's `config` is the resolved config, every field present.\n\n" +
+         "any field. An integer may be written as a whole number in any JSON form (`1e9` is "
+         "a billion). A result file's `config` is the resolved config, every field present.\n\n" +
          Section("index",
                  "The index: an engine, a preset of it, and the engine's options, which edit "
                  "the preset. Presets:\n\n" +

@@ -69,6 +69,12 @@ nlohmann::json Parse(Input&& input, const std::string& what) {
   }
 }
 
+// A double that names one integer exactly: whole, not negative, and at most
+// 2^53, above which not every integer has a double of its own.
+bool WholeAndExact(double value) {
+  return value >= 0.0 && value <= 9007199254740992.0 && value == std::floor(value);
+}
+
 template <typename T>
 std::string RangeText(T min, T max) {
   std::ostringstream text;
@@ -106,10 +112,15 @@ uint64_t JsonObjectReader::Unsigned(const std::string& key, uint64_t fallback, u
   known_.insert(key);
   if (!Has(key)) return fallback;
   const nlohmann::json& value = Get(key);
-  if (!value.is_number_integer() || (!value.is_number_unsigned() && value.get<int64_t>() < 0)) {
+  uint64_t number = 0;
+  if (value.is_number_unsigned() || (value.is_number_integer() && value.get<int64_t>() >= 0)) {
+    number = value.get<uint64_t>();
+  } else if (value.is_number_float() && WholeAndExact(value.get<double>())) {
+    // "keys": 1e9 is how a billion is written; JSON reads it as a double.
+    number = static_cast<uint64_t>(value.get<double>());
+  } else {
     Fail(key, "must be an integer in " + RangeText(min, max) + ", got " + Describe(value));
   }
-  const uint64_t number = value.get<uint64_t>();
   if (number < min || number > max) {
     Fail(key, "must be an integer in " + RangeText(min, max) + ", got " + Describe(value));
   }

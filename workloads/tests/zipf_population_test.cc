@@ -128,9 +128,11 @@ TEST(ZipfPopulationTest, BadPopulationsNameTheFieldAndWhatIsAllowed) {
   EXPECT_TRUE(Mentions(small, "workload.zipf_population"));
   EXPECT_TRUE(Mentions(small, "must be 0 (the key count) or an integer in [keys = 1000, "));
   EXPECT_TRUE(Mentions(small, "got 999"));
-  const std::string fraction = ErrorOf({{"zipf_population", 1.5e9}});
+  const std::string fraction = ErrorOf({{"zipf_population", 1.5e9 + 0.5}});
   EXPECT_TRUE(Mentions(fraction, "workload.zipf_population"));
   EXPECT_TRUE(Mentions(fraction, "must be an integer"));
+  // Written as a double, a whole population is the integer it names.
+  EXPECT_EQ(ErrorOf({{"zipf_population", 1.5e9}}), "no error");
   EXPECT_TRUE(Mentions(ErrorOf({{"zipf_population", -5}}), "workload.zipf_population"));
   EXPECT_TRUE(Mentions(ErrorOf({{"zipf_population", "1e9"}}), "workload.zipf_population"));
   EXPECT_TRUE(

@@ -38,6 +38,25 @@ TEST(JsonObjectReader, UnsignedReadsPresentValuesAndKeepsFallbacks) {
   EXPECT_NO_THROW(reader.RejectUnknownKeys());
 }
 
+// JSON reads 1e9 and 4.0 as doubles; a whole one is the integer it names.
+TEST(JsonObjectReader, UnsignedTakesAWholeNumberWrittenAsADouble) {
+  const json document =
+      json::parse(R"({"billion": 1e9, "four": 4.0, "exact": 9007199254740992.0})");
+  JsonObjectReader reader(document, "t");
+  EXPECT_EQ(reader.Unsigned("billion", 0, 1, uint64_t{1} << 40), 1'000'000'000u);
+  EXPECT_EQ(reader.Unsigned("four", 0, 1, 10), 4u);
+  EXPECT_EQ(reader.Unsigned("exact", 0, 0, UINT64_MAX), uint64_t{1} << 53);
+  auto read = [](JsonObjectReader& r) { r.Unsigned("n", 0, 1, 10); };
+  EXPECT_EQ(ErrorOf(json::parse(R"({"n": 1e3})"), "workload", read),
+            "workload.n: must be an integer in [1, 10], got 1000.0");
+  EXPECT_EQ(ErrorOf(json::parse(R"({"n": -0.0})"), "workload", read),
+            "workload.n: must be an integer in [1, 10], got -0.0");
+  // Past 2^53 a double may stand for an integer other than the one typed.
+  auto any = [](JsonObjectReader& r) { r.Unsigned("n", 0, 0, UINT64_MAX); };
+  EXPECT_EQ(ErrorOf(json::parse(R"({"n": 1e19})"), "workload", any),
+            "workload.n: must be an integer in [0, 18446744073709551615], got 1e+19");
+}
+
 TEST(JsonObjectReader, UnsignedErrorsNameThePathAndTheRange) {
   auto read = [](JsonObjectReader& r) { r.Unsigned("n", 0, 1, 10); };
   EXPECT_EQ(ErrorOf({{"n", 11}}, "topology", read),
