@@ -5,6 +5,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include <nlohmann/json.hpp>
+
 #include "harness/rdma/errors.h"
 #include "workloads/key_space.h"
 

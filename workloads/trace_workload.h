@@ -24,7 +24,7 @@
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "workloads/operation_stream.h"
 #include "workloads/workload_scale.h"

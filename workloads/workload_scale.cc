@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <nlohmann/json.hpp>
+
 namespace dmbench::workloads {
 
 WorkloadScale DescribeScale(const KeySpace& keys) {

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "workloads/key_space.h"
 

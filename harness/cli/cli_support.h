@@ -8,7 +8,7 @@
 #include <vector>
 
 #include <boost/program_options.hpp>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "indexes/common/consistency_checker.h"
 

@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "harness/driver/run_config.h"
 #include "harness/rdma/cluster.h"

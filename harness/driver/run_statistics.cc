@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "harness/rdma/errors.h"
 #include "harness/util/json_object_reader.h"
 

@@ -7,7 +7,7 @@
 #include <array>
 #include <cstdint>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "harness/rdma/op_stats.h"
 #include "harness/stats/log_linear_histogram.h"

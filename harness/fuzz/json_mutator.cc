@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <limits>
 
+#include <nlohmann/json.hpp>
+
 namespace dmbench::fuzz {
 
 namespace {

@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "harness/util/file_output.h"
 #include "workloads/trace_workload.h"
 

@@ -1,5 +1,7 @@
 #include "harness/micro/calibration_benchmarks.h"
 
+#include <nlohmann/json.hpp>
+
 #include "harness/micro/atomic_benchmark.h"
 #include "harness/micro/verb_benchmark.h"
 

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
 #include "harness/micro/micro_runner.h"
 #include "harness/micro/skiplist_cache_model.h"
 #include "harness/rdma/client_coroutine.h"

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "indexes/blink/index_cache.h"
 #include "indexes/blink/tree_options.h"

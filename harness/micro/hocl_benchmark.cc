@@ -2,6 +2,8 @@
 
 #include <memory>
 
+#include <nlohmann/json.hpp>
+
 #include "harness/rdma/memory_layout.h"
 #include "indexes/common/global_lock_table.h"
 #include "indexes/node_locker_factory.h"

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "harness/micro/lock_popularity.h"
 #include "harness/micro/micro_runner.h"

@@ -4,6 +4,8 @@
 #include <sstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "harness/rdma/errors.h"
 
 namespace dmbench::micro {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "harness/rdma/client.h"
 #include "harness/rdma/sim/nic_profile.h"

@@ -1,5 +1,7 @@
 #include "harness/micro/spinlock_benchmark.h"
 
+#include <nlohmann/json.hpp>
+
 #include "harness/rdma/memory_layout.h"
 
 namespace dmbench::micro {

@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "harness/rdma/memory_layout.h"
 
 namespace dmbench::micro {

@@ -5,7 +5,7 @@
 #include <ostream>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "harness/micro/micro_runner.h"
 #include "harness/rdma/work_request.h"

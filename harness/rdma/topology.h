@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "harness/util/config_forward.h"
 

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "harness/rdma/errors.h"
 #include "harness/rdma/sim/tests/sim_test_support.h"
 #include "indexes/index_factory.h"

@@ -8,6 +8,8 @@
 #include <set>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "harness/rdma/errors.h"
 #include "harness/util/json_object_reader.h"
 #include "harness/util/tests/scratch_file.h"

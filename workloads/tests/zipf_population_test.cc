@@ -7,6 +7,8 @@
 #include <string>
 #include <unordered_map>
 
+#include <nlohmann/json.hpp>
+
 #include "harness/rdma/errors.h"
 #include "harness/util/json_object_reader.h"
 #include "harness/util/tests/mentions.h"

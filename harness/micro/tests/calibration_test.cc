@@ -6,6 +6,8 @@
 
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "harness/micro/atomic_benchmark.h"
 #include "harness/micro/spinlock_benchmark.h"
 #include "harness/micro/verb_benchmark.h"

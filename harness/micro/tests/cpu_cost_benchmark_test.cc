@@ -12,6 +12,8 @@
 #include <sstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "indexes/blink/node_format.h"
 
 namespace dmbench::micro {

@@ -9,6 +9,8 @@
 #include <sstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "harness/micro/hocl_benchmark.h"
 #include "harness/rdma/errors.h"
 #include "harness/rdma/sim/tests/sim_test_support.h"

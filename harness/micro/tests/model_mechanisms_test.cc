@@ -6,6 +6,8 @@
 
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "harness/micro/interference_benchmark.h"
 #include "harness/micro/spinlock_benchmark.h"
 #include "harness/rdma/sim/tests/sim_test_support.h"

@@ -5,6 +5,8 @@
 
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "harness/micro/scale_up_benchmark.h"
 #include "harness/rdma/sim/nic_profile.h"
 

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "harness/rdma/errors.h"
 #include "harness/rdma/sim/nic_parameters.h"
 #include "harness/util/json_object_reader.h"

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cerrno>
 
+#include <nlohmann/json.hpp>
+
 #include "harness/rdma/errors.h"
 #include "harness/rdma/memory_layout.h"
 #include "harness/rdma/verbs/verbs_client.h"

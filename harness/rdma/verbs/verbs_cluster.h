@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "harness/rdma/cluster.h"
 #include "harness/rdma/substrate_options.h"

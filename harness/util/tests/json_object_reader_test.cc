@@ -7,6 +7,8 @@
 #include <functional>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "harness/rdma/errors.h"
 #include "harness/util/tests/mentions.h"
 #include "harness/util/tests/scratch_file.h"

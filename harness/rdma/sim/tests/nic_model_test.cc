@@ -7,6 +7,8 @@
 #include <set>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "harness/rdma/errors.h"
 #include "harness/rdma/sim/nic_model.h"
 #include "harness/rdma/sim/nic_parameters.h"

@@ -17,6 +17,8 @@
 #include <thread>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "harness/rdma/errors.h"
 #include "harness/rdma/memory_layout.h"
 #include "harness/rdma/verbs/memory_server.h"
