@@ -22,4 +22,9 @@ if(NOT DMBENCH_SANITIZE STREQUAL "")
   # driver's runner under ASan), which pushed the test command past its time
   # budget; the last -g option wins, so this overrides the build type's -g.
   add_compile_options(-g1)
+  # -O1, the level the sanitizers' own documentation suggests, in place of
+  # the build type's -O2: a unit compiles in three quarters of the time
+  # (8.7 s vs 11.6 s for a test of the index cache under ASan) and the
+  # ASan build is the longest step of the test command.
+  add_compile_options(-O1)
 endif()
