@@ -71,12 +71,6 @@ nlohmann::json Parse(Input&& input, const std::string& what) {
   }
 }
 
-// A double that names one integer exactly: whole, not negative, and at most
-// 2^53, above which not every integer has a double of its own.
-bool WholeAndExact(double value) {
-  return value >= 0.0 && value <= 9007199254740992.0 && value == std::floor(value);
-}
-
 template <typename T>
 std::string RangeText(T min, T max) {
   std::ostringstream text;
@@ -85,6 +79,10 @@ std::string RangeText(T min, T max) {
 }
 
 }  // namespace
+
+bool IsExactWholeNumber(double value) {
+  return value >= 0.0 && value <= 9007199254740992.0 && value == std::floor(value);
+}
 
 JsonObjectReader::JsonObjectReader(const nlohmann::json& object, std::string path)
     : object_(object), path_(std::move(path)) {
@@ -117,7 +115,7 @@ uint64_t JsonObjectReader::Unsigned(const std::string& key, uint64_t fallback, u
   uint64_t number = 0;
   if (value.is_number_unsigned() || (value.is_number_integer() && value.get<int64_t>() >= 0)) {
     number = value.get<uint64_t>();
-  } else if (value.is_number_float() && WholeAndExact(value.get<double>())) {
+  } else if (value.is_number_float() && IsExactWholeNumber(value.get<double>())) {
     // "keys": 1e9 is how a billion is written; JSON reads it as a double.
     number = static_cast<uint64_t>(value.get<double>());
   } else {

@@ -65,6 +65,11 @@ nlohmann::json ParseJson(const std::string& text, const std::string& what);
 // Parses a file as JSON; ConfigError names the file and the parse error.
 nlohmann::json ReadJsonFile(const std::string& file);
 
+// Whether a number read as a double names one integer exactly: whole, not
+// negative, and at most 2^53, above which not every integer has a double of
+// its own. JSON reads 1e9 and 4.0 as doubles.
+bool IsExactWholeNumber(double value);
+
 // "a, b, c": the allowed values as messages list them.
 std::string CommaJoined(const std::vector<std::string>& names);
 

@@ -41,7 +41,8 @@ void ReadValue(const NicParameter& parameter, JsonObjectReader& holder, const st
     profile.*parameter.real = value;
     return;
   }
-  if (value != static_cast<double>(static_cast<uint64_t>(value))) {
+  // The range check above keeps a whole parameter far below 2^53.
+  if (!IsExactWholeNumber(value)) {
     throw ConfigError(holder.FieldPath(key) + ": must be a whole number, got " +
                       std::to_string(value));
   }
