@@ -7,7 +7,7 @@ namespace dmbench::cli {
 
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kConfigUsage =
     "usage: dmbench config --describe\n"
     "Prints the reference of every run-config field (allowed values, default, meaning) as\n"
     "Markdown; configs/README.md is this output.\n";
@@ -15,7 +15,7 @@ constexpr const char* kUsage =
 }  // namespace
 
 int RunConfigCommand(const std::vector<std::string>& arguments) {
-  return RunDescribeCommand(arguments, kUsage, "", [](const std::string&) {
+  return RunDescribeCommand(arguments, kConfigUsage, "", [](const std::string&) {
     return driver::RunConfigReferenceMarkdown();
   });
 }

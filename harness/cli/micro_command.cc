@@ -27,7 +27,7 @@ namespace po = boost::program_options;
 
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kMicroUsage =
     "usage: dmbench micro {verbs|atomics|spinlock|hocl|interference|calibration|cpu|all}\n"
     "       [options]\n"
     "  verbs     READ/WRITE throughput and latency vs IO size (Sherman Fig. 3)\n"
@@ -220,7 +220,7 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
       "scaleup: qp (per-thread QP, the driver's doorbells), thread (per-thread doorbell) or both");
 
   if (arguments.empty() || arguments[0] == "--help" || arguments[0] == "-h") {
-    std::cout << kUsage << "\n" << options;
+    std::cout << kMicroUsage << "\n" << options;
     return arguments.empty() ? 2 : 0;
   }
   const std::string benchmark = arguments[0];
@@ -244,7 +244,7 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
   po::store(parsed, values);
   po::notify(values);
   if (values.count("help")) {
-    std::cout << kUsage << "\n" << options;
+    std::cout << kMicroUsage << "\n" << options;
     return 0;
   }
 

@@ -7,7 +7,7 @@ namespace dmbench::cli {
 
 namespace {
 
-constexpr const char* kUsage =
+constexpr const char* kNicUsage =
     "usage: dmbench nic --describe NAME|FILE\n"
     "Prints the calibration document of a NIC profile (every parameter with its meaning,\n"
     "value and source) as Markdown; configs/nic/NAME.md is this output.\n";
@@ -15,7 +15,7 @@ constexpr const char* kUsage =
 }  // namespace
 
 int RunNicCommand(const std::vector<std::string>& arguments) {
-  return RunDescribeCommand(arguments, kUsage, "NAME|FILE", [](const std::string& profile) {
+  return RunDescribeCommand(arguments, kNicUsage, "NAME|FILE", [](const std::string& profile) {
     return rdma::sim::NicProfile::Find(profile).CalibrationMarkdown();
   });
 }

@@ -9,11 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/rdma/errors.h"
 #include "harness/util/json_object_reader.h"
 #include "harness/util/tests/mentions.h"
 #include "workloads/client_workload.h"
 #include "workloads/key_space.h"
+#include "workloads/tests/spec_reading.h"
 #include "workloads/workload_scale.h"
 #include "workloads/workload_spec.h"
 #include "workloads/zipf_zeta.h"
@@ -23,7 +23,7 @@ namespace {
 
 constexpr uint64_t kBillion = 1'000'000'000;
 
-WorkloadSpec Spec(uint64_t keys, uint64_t population, const std::string& mix = "ycsb-c") {
+WorkloadSpec PopulationSpec(uint64_t keys, uint64_t population, const std::string& mix = "ycsb-c") {
   WorkloadSpec spec;
   spec.SetMix(mix);
   spec.keys = keys;
@@ -31,24 +31,15 @@ WorkloadSpec Spec(uint64_t keys, uint64_t population, const std::string& mix = "
   return spec;
 }
 
-std::string ErrorOf(const nlohmann::json& document) {
-  try {
-    WorkloadSpec spec;
-    JsonObjectReader reader(document, "workload");
-    spec.ReadJson(reader);
-  } catch (const ConfigError& error) {
-    return error.what();
-  }
-  return "no error";
-}
+using testing::SpecErrorOf;
 
 TEST(ZipfPopulationTest, ScaleRecordsTheHottestShareOfTheKeysAndOfThePopulation) {
-  const WorkloadSpec scaled = Spec(10'000'000, 0);
+  const WorkloadSpec scaled = PopulationSpec(10'000'000, 0);
   const WorkloadScale at_keys = DescribeScale(KeySpace(scaled, 1));
   EXPECT_EQ(at_keys.zipf_population, 10'000'000u);
   EXPECT_NEAR(at_keys.hottest_key_share, 0.0552, 0.0005);
   EXPECT_EQ(at_keys.folded_share, 0.0);
-  const WorkloadScale at_paper = DescribeScale(KeySpace(Spec(10'000'000, kBillion), 1));
+  const WorkloadScale at_paper = DescribeScale(KeySpace(PopulationSpec(10'000'000, kBillion), 1));
   EXPECT_EQ(at_paper.keys, 10'000'000u);
   EXPECT_EQ(at_paper.zipf_population, kBillion);
   EXPECT_NEAR(at_paper.hottest_key_share, 0.0424, 0.0005);
@@ -60,7 +51,7 @@ TEST(ZipfPopulationTest, ScaleRecordsTheHottestShareOfTheKeysAndOfThePopulation)
   const nlohmann::json json = at_paper.ToJson();
   EXPECT_EQ(json["zipf_population"], kBillion);
   EXPECT_TRUE(json.contains("top10_keys_share"));
-  WorkloadSpec uniform = Spec(1000, 0);
+  WorkloadSpec uniform = PopulationSpec(1000, 0);
   uniform.distribution = KeyDistribution::kUniform;
   EXPECT_DOUBLE_EQ(DescribeScale(KeySpace(uniform, 1)).hottest_key_share, 1e-3);
 }
@@ -71,7 +62,7 @@ TEST(ZipfPopulationTest, ScaleRecordsTheHottestShareOfTheKeysAndOfThePopulation)
 TEST(ZipfPopulationTest, TopKeysFollowTheZipfLawOfThePopulation) {
   constexpr uint64_t kKeys = 100'000;
   constexpr int kSamples = 4'000'000;
-  const WorkloadSpec spec = Spec(kKeys, kBillion);
+  const WorkloadSpec spec = PopulationSpec(kKeys, kBillion);
   KeySpace keys(spec, 5);
   ClientWorkload client(spec, keys, 5, 0, 1);
   std::unordered_map<uint64_t, int> counts;
@@ -88,7 +79,7 @@ TEST(ZipfPopulationTest, TopKeysFollowTheZipfLawOfThePopulation) {
 
 TEST(ZipfPopulationTest, FoldedDrawsHaveTheirPredictedShareAndStayInTheKeySpace) {
   constexpr uint64_t kKeys = 1000;
-  const WorkloadSpec spec = Spec(kKeys, 1'000'000'000'000);
+  const WorkloadSpec spec = PopulationSpec(kKeys, 1'000'000'000'000);
   KeySpace keys(spec, 3);
   Random rng(9);
   constexpr int kSamples = 1'000'000;
@@ -105,8 +96,8 @@ TEST(ZipfPopulationTest, FoldedDrawsHaveTheirPredictedShareAndStayInTheKeySpace)
 
 // 0 and a population equal to the key count are the same default generator and stream.
 TEST(ZipfPopulationTest, PopulationOfTheKeyCountIsTheDefaultStream) {
-  const WorkloadSpec unset = Spec(50'000, 0, "write-intensive");
-  const WorkloadSpec equal = Spec(50'000, 50'000, "write-intensive");
+  const WorkloadSpec unset = PopulationSpec(50'000, 0, "write-intensive");
+  const WorkloadSpec equal = PopulationSpec(50'000, 50'000, "write-intensive");
   KeySpace unset_keys(unset, 11);
   KeySpace equal_keys(equal, 11);
   EXPECT_EQ(unset_keys.zipfian()->zetan(), equal_keys.zipfian()->zetan());
@@ -119,35 +110,36 @@ TEST(ZipfPopulationTest, PopulationOfTheKeyCountIsTheDefaultStream) {
 // spent most of their set-up on it.
 TEST(ZipfPopulationTest, KeySpacesTakeTheFastZeta) {
   for (const uint64_t count : {uint64_t{50'000}, uint64_t{1} << 30}) {
-    KeySpace keys(Spec(count, 0, "write-intensive"), 11);
+    KeySpace keys(PopulationSpec(count, 0, "write-intensive"), 11);
     EXPECT_EQ(keys.zipfian()->zetan(), ZetaFast(count, 0.99)) << count;
     EXPECT_EQ(keys.zipfian()->items(), count);
   }
 }
 
 TEST(ZipfPopulationTest, BadPopulationsNameTheFieldAndWhatIsAllowed) {
-  const std::string small = ErrorOf({{"keys", 1000}, {"zipf_population", 999}});
+  const std::string small = SpecErrorOf({{"keys", 1000}, {"zipf_population", 999}});
   EXPECT_TRUE(Mentions(small, "workload.zipf_population"));
   EXPECT_TRUE(Mentions(small, "must be 0 (the key count) or an integer in [keys = 1000, "));
   EXPECT_TRUE(Mentions(small, "got 999"));
-  const std::string fraction = ErrorOf({{"zipf_population", 1.5e9 + 0.5}});
+  const std::string fraction = SpecErrorOf({{"zipf_population", 1.5e9 + 0.5}});
   EXPECT_TRUE(Mentions(fraction, "workload.zipf_population"));
   EXPECT_TRUE(Mentions(fraction, "must be an integer"));
   // Written as a double, a whole population is the integer it names.
-  EXPECT_EQ(ErrorOf({{"zipf_population", 1.5e9}}), "no error");
-  EXPECT_TRUE(Mentions(ErrorOf({{"zipf_population", -5}}), "workload.zipf_population"));
-  EXPECT_TRUE(Mentions(ErrorOf({{"zipf_population", "1e9"}}), "workload.zipf_population"));
+  EXPECT_EQ(SpecErrorOf({{"zipf_population", 1.5e9}}), "no error");
+  EXPECT_TRUE(Mentions(SpecErrorOf({{"zipf_population", -5}}), "workload.zipf_population"));
+  EXPECT_TRUE(Mentions(SpecErrorOf({{"zipf_population", "1e9"}}), "workload.zipf_population"));
   EXPECT_TRUE(
-      Mentions(ErrorOf({{"zipf_population", uint64_t{1} << 51}}), "workload.zipf_population"));
-  const std::string uniform = ErrorOf({{"distribution", "uniform"}, {"zipf_population", kBillion}});
+      Mentions(SpecErrorOf({{"zipf_population", uint64_t{1} << 51}}), "workload.zipf_population"));
+  const std::string uniform =
+      SpecErrorOf({{"distribution", "uniform"}, {"zipf_population", kBillion}});
   EXPECT_TRUE(Mentions(uniform, "workload.zipf_population"));
   EXPECT_TRUE(Mentions(uniform, "applies to distribution zipfian only"));
-  const std::string latest = ErrorOf({{"mix", "ycsb-d"}, {"zipf_population", kBillion}});
+  const std::string latest = SpecErrorOf({{"mix", "ycsb-d"}, {"zipf_population", kBillion}});
   EXPECT_TRUE(Mentions(latest, "workload.zipf_population"));
   EXPECT_TRUE(Mentions(latest, "distribution latest"));
   // Uniform and latest with 0 (off) stay valid.
-  EXPECT_EQ(ErrorOf({{"distribution", "uniform"}, {"zipf_population", 0}}), "no error");
-  EXPECT_EQ(ErrorOf({{"mix", "ycsb-d"}}), "no error");
+  EXPECT_EQ(SpecErrorOf({{"distribution", "uniform"}, {"zipf_population", 0}}), "no error");
+  EXPECT_EQ(SpecErrorOf({{"mix", "ycsb-d"}}), "no error");
 }
 
 TEST(ZipfPopulationTest, ConfigEchoReadsBack) {

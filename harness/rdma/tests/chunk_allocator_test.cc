@@ -11,19 +11,15 @@
 #include "harness/rdma/errors.h"
 #include "harness/rdma/memory_layout.h"
 #include "harness/rdma/sim/sim_cluster.h"
+#include "harness/rdma/sim/tests/sim_test_support.h"
 #include "harness/util/tests/mentions.h"
 
 namespace dmbench::rdma {
 namespace {
 
-constexpr uint64_t kMiB = 1 << 20;
+using sim::testing::MakeCluster;
 
-std::unique_ptr<sim::SimCluster> MakeCluster(const Topology& topology) {
-  return std::make_unique<sim::SimCluster>(
-      topology,
-      sim::NicProfile::Load(std::string(DMBENCH_SOURCE_DIR) + "/configs/nic/cx5-100g.json"),
-      sim::SimOptions{});
-}
+constexpr uint64_t kMiB = 1 << 20;
 
 Topology Shape(uint32_t memory_servers, uint32_t threads, uint32_t coroutines,
                uint64_t host_memory_mib) {

@@ -11,15 +11,15 @@
 namespace dmbench::indexes {
 namespace {
 
-constexpr uint32_t kMachines = 3;
-constexpr uint64_t kKeys = 20000;  // keys 1, 4, 7, ...: 1 KiB nodes give three levels
+constexpr uint32_t kPrewarmMachines = 3;
+constexpr uint64_t kPrewarmKeys = 20000;  // keys 1, 4, 7, ...: 1 KiB nodes give three levels
 constexpr uint64_t kStride = 3;
 
 using Loaded = testing::TreeFixture;
 
 Loaded Bulkloaded(const TreeOptions& options) {
-  Loaded loaded = testing::MakeFixture(options, kMachines, 1, 1, 7);
-  testing::Bulkload(loaded, kKeys, kStride, 0.8, nullptr);
+  Loaded loaded = testing::MakeFixture(options, kPrewarmMachines, 1, 1, 7);
+  testing::Bulkload(loaded, kPrewarmKeys, kStride, 0.8, nullptr);
   return loaded;
 }
 
@@ -30,7 +30,7 @@ IndexOpStats LookUpEveryKey(Loaded& loaded) {
   loaded.cluster->Run([&](rdma::Client& client) {
     if (client.location().thread != 0 || client.location().coroutine != 0) return;
     IndexOpStats stats;
-    for (uint64_t i = 0; i < kKeys; ++i) {
+    for (uint64_t i = 0; i < kPrewarmKeys; ++i) {
       const uint64_t key = 1 + i * kStride;
       uint64_t value = 0;
       ASSERT_TRUE(loaded.tree->Lookup(client, key, &value, stats)) << key;
@@ -50,7 +50,7 @@ TreeOptions Prewarmed(bool prewarm) {
 TEST(CachePrewarm, CachesStartWithTheNodesLookupsWouldCache) {
   Loaded cold = Bulkloaded(Prewarmed(false));
   Loaded warm = Bulkloaded(Prewarmed(true));
-  for (uint32_t server = 0; server < kMachines; ++server) {
+  for (uint32_t server = 0; server < kPrewarmMachines; ++server) {
     EXPECT_EQ(cold.tree->cache_stats(server).entries, 0u) << server;
     EXPECT_GT(warm.tree->cache_stats(server).entries, 1u) << server;
   }
@@ -60,8 +60,8 @@ TEST(CachePrewarm, CachesStartWithTheNodesLookupsWouldCache) {
   EXPECT_GT(cold_stats.cache_misses, 0u);
   const IndexOpStats warm_stats = LookUpEveryKey(warm);
   EXPECT_EQ(warm_stats.cache_misses, 0u);
-  EXPECT_EQ(warm_stats.cache_hits, kMachines * kKeys);
-  for (uint32_t server = 0; server < kMachines; ++server) {
+  EXPECT_EQ(warm_stats.cache_hits, kPrewarmMachines * kPrewarmKeys);
+  for (uint32_t server = 0; server < kPrewarmMachines; ++server) {
     const IndexCacheStats filled = cold.tree->cache_stats(server);
     const IndexCacheStats prewarmed = warm.tree->cache_stats(server);
     EXPECT_EQ(prewarmed.entries, filled.entries) << server;
@@ -98,7 +98,7 @@ TEST(CachePrewarm, ASmallCacheKeepsTheLowestNodesWithoutEvicting) {
   ASSERT_GT(all.entries, 3u);
   options.cache_bytes = 2 * all.bytes / all.entries + all.bytes / all.entries / 2;
   Loaded small = Bulkloaded(options);
-  for (uint32_t server = 0; server < kMachines; ++server) {
+  for (uint32_t server = 0; server < kPrewarmMachines; ++server) {
     const IndexCacheStats stats = small.tree->cache_stats(server);
     EXPECT_EQ(stats.entries, 2u) << server;
     EXPECT_LE(stats.bytes, options.cache_bytes) << server;
@@ -110,7 +110,7 @@ TEST(CachePrewarm, ASmallCacheKeepsTheLowestNodesWithoutEvicting) {
     uint64_t value = 0;
     EXPECT_TRUE(small.tree->Lookup(client, 1, &value, stats));
     EXPECT_EQ(stats.cache_hits, 1u);
-    EXPECT_TRUE(small.tree->Lookup(client, 1 + (kKeys - 1) * kStride, &value, stats));
+    EXPECT_TRUE(small.tree->Lookup(client, 1 + (kPrewarmKeys - 1) * kStride, &value, stats));
     EXPECT_EQ(stats.cache_misses, 1u);
   });
 }

@@ -19,23 +19,23 @@ namespace {
 constexpr uint32_t kMachines = 3;
 constexpr uint64_t kKeys = 20000;
 
-rdma::Topology SmallTopology() {
+rdma::Topology ComparedTopology() {
   rdma::Topology topology = testing::FixtureTopology(kMachines, 1, 1);
   topology.host_memory_mib = 16;  // compared byte for byte
   return topology;
 }
 
-struct Loaded {
+struct LoadedTree {
   std::unique_ptr<rdma::sim::SimCluster> cluster;
   std::unique_ptr<BLinkTree> tree;
 };
 
-Loaded Bulkloaded(const TreeOptions& options, bool deferred) {
+LoadedTree LoadTree(const TreeOptions& options, bool deferred) {
   rdma::sim::SimOptions sim;
   sim.deferred_writes = deferred;
-  Loaded loaded;
+  LoadedTree loaded;
   loaded.cluster = std::make_unique<rdma::sim::SimCluster>(
-      SmallTopology(), rdma::sim::testing::DefaultProfile(), sim);
+      ComparedTopology(), rdma::sim::testing::DefaultProfile(), sim);
   loaded.tree = MakeBLinkTree(options, loaded.cluster->shape(), 7);
   testing::Bulkload(*loaded.cluster, *loaded.tree, kKeys, 3, 0.8, nullptr);
   return loaded;
@@ -59,13 +59,13 @@ class DeferredBulkload : public ::testing::TestWithParam<Consistency> {
 };
 
 void ExpectSameBytes(const TreeOptions& options) {
-  Loaded deferred = Bulkloaded(options, true);
-  Loaded eager = Bulkloaded(options, false);
+  LoadedTree deferred = LoadTree(options, true);
+  LoadedTree eager = LoadTree(options, false);
   EXPECT_GT(Pending(*deferred.cluster), kKeys / 100);
   EXPECT_EQ(Pending(*eager.cluster), 0u);
   for (uint16_t server = 0; server < kMachines; ++server) {
     // Peek builds every pending node first.
-    std::vector<uint8_t> a(SmallTopology().host_memory_bytes());
+    std::vector<uint8_t> a(ComparedTopology().host_memory_bytes());
     std::vector<uint8_t> b(a.size());
     deferred.cluster->memory(server, rdma::MemorySpace::kHost).Peek(0, a.data(), a.size());
     eager.cluster->memory(server, rdma::MemorySpace::kHost).Peek(0, b.data(), b.size());
@@ -81,7 +81,7 @@ TEST(DeferredBulkloadFgPlus, LeavesTheBytesAnUpFrontBulkloadWrites) {
 }
 
 TEST_P(DeferredBulkload, ALookupTouchesOnlyTheNodesOnItsPath) {
-  Loaded loaded = Bulkloaded(Options(), true);
+  LoadedTree loaded = LoadTree(Options(), true);
   const uint64_t nodes = Pending(*loaded.cluster);
   loaded.cluster->Run([&](rdma::Client& client) {
     if (client.location().index != 0) return;

@@ -16,18 +16,19 @@ namespace {
 using testing::MakeCluster;
 using testing::SmallTopology;
 
-constexpr uint32_t kBlockBytes = 1024;
+constexpr uint32_t kNodeBlockBytes = 1024;
 constexpr uint64_t kBase = 1 << 20;
 
-// Block i on server i % 2 at kBase + (i / 2) * kBlockBytes, every byte a
+// Block i on server i % 2 at kBase + (i / 2) * kNodeBlockBytes, every byte a
 // function of (block, position).
 class PatternContent final : public DeferredContent {
  public:
   explicit PatternContent(uint64_t blocks) : blocks_(blocks) {}
   uint64_t blocks() const override { return blocks_; }
-  uint32_t block_bytes() const override { return kBlockBytes; }
+  uint32_t block_bytes() const override { return kNodeBlockBytes; }
   GlobalAddress address(uint64_t block) const override {
-    return GlobalAddress::Host(static_cast<uint16_t>(block % 2), kBase + (block / 2) * kBlockBytes);
+    return GlobalAddress::Host(static_cast<uint16_t>(block % 2),
+                               kBase + (block / 2) * kNodeBlockBytes);
   }
   void Fill(uint64_t block, std::span<uint8_t> out) const override {
     for (size_t i = 0; i < out.size(); ++i) out[i] = Byte(block, i);
@@ -41,7 +42,7 @@ class PatternContent final : public DeferredContent {
 };
 
 std::vector<uint8_t> Pattern(uint64_t block) {
-  std::vector<uint8_t> bytes(kBlockBytes);
+  std::vector<uint8_t> bytes(kNodeBlockBytes);
   PatternContent(block + 1).Fill(block, bytes);
   return bytes;
 }
@@ -72,7 +73,7 @@ TEST(DeferredContent, AFirstReadBuildsIntoTheReaderAndASecondIntoMemory) {
   EXPECT_EQ(cluster->now(), before);
   EXPECT_EQ(Built(*cluster), 0u);
 
-  const GlobalAddress seventh = GlobalAddress::Host(1, kBase + 3 * kBlockBytes);
+  const GlobalAddress seventh = GlobalAddress::Host(1, kBase + 3 * kNodeBlockBytes);
   ExpectReads(*cluster, seventh, Pattern(7));
   EXPECT_EQ(Built(*cluster), 0u);
   EXPECT_EQ(ReadOnce(*cluster), 1u);
@@ -83,11 +84,12 @@ TEST(DeferredContent, AFirstReadBuildsIntoTheReaderAndASecondIntoMemory) {
   EXPECT_EQ(Built(*cluster), 1u);
 
   // A READ across two blocks reads both, each as the first read of it.
-  std::vector<uint8_t> across(kBlockBytes);
+  std::vector<uint8_t> across(kNodeBlockBytes);
   const std::vector<uint8_t> first = Pattern(0), second = Pattern(2);
-  std::copy(first.begin() + kBlockBytes / 2, first.end(), across.begin());
-  std::copy(second.begin(), second.begin() + kBlockBytes / 2, across.begin() + kBlockBytes / 2);
-  const GlobalAddress straddling = GlobalAddress::Host(0, kBase + kBlockBytes / 2);
+  std::copy(first.begin() + kNodeBlockBytes / 2, first.end(), across.begin());
+  std::copy(second.begin(), second.begin() + kNodeBlockBytes / 2,
+            across.begin() + kNodeBlockBytes / 2);
+  const GlobalAddress straddling = GlobalAddress::Host(0, kBase + kNodeBlockBytes / 2);
   ExpectReads(*cluster, straddling, across);
   EXPECT_EQ(Built(*cluster), 1u);
   EXPECT_EQ(ReadOnce(*cluster), 2u);
@@ -100,7 +102,7 @@ TEST(DeferredContent, AFirstReadBuildsIntoTheReaderAndASecondIntoMemory) {
 TEST(DeferredContent, AWriteAfterAFirstReadBuildsTheBlockAroundIt) {
   auto cluster = MakeCluster(SmallTopology(2, 1, 1));
   cluster->Run([](Client& client) { client.WriteDeferred(std::make_shared<PatternContent>(8)); });
-  const GlobalAddress block = GlobalAddress::Host(0, kBase + 2 * kBlockBytes);
+  const GlobalAddress block = GlobalAddress::Host(0, kBase + 2 * kNodeBlockBytes);
   ExpectReads(*cluster, block, Pattern(4));
   EXPECT_EQ(ReadOnce(*cluster), 1u);
   const uint64_t word = 0x1122334455667788;
@@ -120,15 +122,15 @@ TEST(DeferredContent, WritesAndAtomicsLandOnTheBuiltBytes) {
     client.WriteDeferred(std::make_shared<PatternContent>(8));
     // A WRITE into an untouched block keeps the rest of it.
     const uint64_t word = 0x1122334455667788;
-    client.Write(GlobalAddress::Host(0, kBase + 2 * kBlockBytes + 16), &word, sizeof(word));
-    std::vector<uint8_t> bytes(kBlockBytes);
-    client.Read(GlobalAddress::Host(0, kBase + 2 * kBlockBytes), bytes.data(), kBlockBytes);
+    client.Write(GlobalAddress::Host(0, kBase + 2 * kNodeBlockBytes + 16), &word, sizeof(word));
+    std::vector<uint8_t> bytes(kNodeBlockBytes);
+    client.Read(GlobalAddress::Host(0, kBase + 2 * kNodeBlockBytes), bytes.data(), kNodeBlockBytes);
     std::vector<uint8_t> expected = Pattern(4);
     std::memcpy(expected.data() + 16, &word, sizeof(word));
     EXPECT_EQ(bytes, expected);
 
     // An atomic on an untouched block sees the block's word.
-    const GlobalAddress target = GlobalAddress::Host(1, kBase + kBlockBytes + 8);
+    const GlobalAddress target = GlobalAddress::Host(1, kBase + kNodeBlockBytes + 8);
     uint64_t built_word = 0;
     std::memcpy(&built_word, Pattern(3).data() + 8, sizeof(built_word));
     EXPECT_EQ(client.CompareAndSwap(target, built_word, 5), built_word);
@@ -149,8 +151,8 @@ TEST(DeferredContent, RawAccessBuildsEverythingAndEagerWritesMatch) {
   // Written up front, one simulated WRITE each.
   EXPECT_GT(eager->now(), 0);
   for (uint16_t server = 0; server < 2; ++server) {
-    std::vector<uint8_t> a(32 * kBlockBytes);
-    std::vector<uint8_t> b(32 * kBlockBytes);
+    std::vector<uint8_t> a(32 * kNodeBlockBytes);
+    std::vector<uint8_t> b(32 * kNodeBlockBytes);
     deferred->memory(server, MemorySpace::kHost).Peek(kBase, a.data(), a.size());
     eager->memory(server, MemorySpace::kHost).Peek(kBase, b.data(), b.size());
     EXPECT_EQ(a, b) << server;
