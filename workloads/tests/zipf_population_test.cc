@@ -9,7 +9,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/util/json_object_reader.h"
 #include "harness/util/tests/mentions.h"
 #include "workloads/client_workload.h"
 #include "workloads/key_space.h"
@@ -31,6 +30,7 @@ WorkloadSpec PopulationSpec(uint64_t keys, uint64_t population, const std::strin
   return spec;
 }
 
+using testing::ReadSpec;
 using testing::SpecErrorOf;
 
 TEST(ZipfPopulationTest, ScaleRecordsTheHottestShareOfTheKeysAndOfThePopulation) {
@@ -143,18 +143,12 @@ TEST(ZipfPopulationTest, BadPopulationsNameTheFieldAndWhatIsAllowed) {
 }
 
 TEST(ZipfPopulationTest, ConfigEchoReadsBack) {
-  WorkloadSpec spec;
-  const nlohmann::json document = {{"keys", 20'000}, {"zipf_population", kBillion}};
-  JsonObjectReader reader(document, "workload");
-  spec.ReadJson(reader);
+  const WorkloadSpec spec = ReadSpec({{"keys", 20'000}, {"zipf_population", kBillion}});
   EXPECT_EQ(spec.zipf_population, kBillion);
   EXPECT_EQ(spec.ZipfPopulation(), kBillion);
   const nlohmann::json written = spec.ToJson();
   EXPECT_EQ(written["zipf_population"], kBillion);
-  WorkloadSpec again;
-  JsonObjectReader echo(written, "workload");
-  again.ReadJson(echo);
-  EXPECT_EQ(again, spec);
+  EXPECT_EQ(ReadSpec(written), spec);
   EXPECT_EQ(WorkloadSpec().ToJson()["zipf_population"], 0);
 }
 
