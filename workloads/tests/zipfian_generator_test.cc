@@ -39,7 +39,7 @@ struct FrequencyCase {
 // Keeps test names and failure messages readable instead of a byte dump of the struct.
 void PrintTo(const FrequencyCase& param, std::ostream* out) { *out << param.name; }
 
-class ZipfianFrequencyTest : public testing::TestWithParam<FrequencyCase> {};
+class ZipfianFrequencyTest : public ::testing::TestWithParam<FrequencyCase> {};
 
 // Ranks 0 and 1 must follow the ideal Zipf law; every top rank must follow the distribution the
 // algorithm is known to draw (see zipfian_generator.h for why those differ from rank 2 on).
@@ -67,14 +67,15 @@ TEST_P(ZipfianFrequencyTest, TopRanksMatchTheirProbabilities) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(YcsbSkews, ZipfianFrequencyTest,
-                         testing::Values(FrequencyCase{10'000, 0.99, 10'000'000, "n10k_theta099"},
-                                         FrequencyCase{10'000, 0.9, 10'000'000, "n10k_theta090"},
-                                         FrequencyCase{1'000'000, 0.99, 10'000'000, "n1m_theta099"},
-                                         FrequencyCase{1'000'000, 0.9, 16'000'000, "n1m_theta090"}),
-                         [](const testing::TestParamInfo<FrequencyCase>& case_info) {
-                           return std::string(case_info.param.name);
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    YcsbSkews, ZipfianFrequencyTest,
+    ::testing::Values(FrequencyCase{10'000, 0.99, 10'000'000, "n10k_theta099"},
+                      FrequencyCase{10'000, 0.9, 10'000'000, "n10k_theta090"},
+                      FrequencyCase{1'000'000, 0.99, 10'000'000, "n1m_theta099"},
+                      FrequencyCase{1'000'000, 0.9, 16'000'000, "n1m_theta090"}),
+    [](const ::testing::TestParamInfo<FrequencyCase>& case_info) {
+      return std::string(case_info.param.name);
+    });
 
 // The top-rank test cannot see the tail; power-of-two rank buckets cover every rank.
 TEST(ZipfianGeneratorTest, RankBucketsPassChiSquare) {
