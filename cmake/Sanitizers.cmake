@@ -33,6 +33,7 @@ if(NOT DMBENCH_SANITIZE STREQUAL "")
   # grouped differently from the release build's. The ASan+UBSan build took
   # 6.6 min instead of 11 on two cores. The price: names at namespace scope
   # in a .cc file, anonymous namespaces included, must not clash with those
-  # of another .cc file of the same target.
+  # of another .cc file of the same target, and no namespace of ours may be
+  # named `testing`: it would hide gtest's ::testing in the merged unit.
   set(CMAKE_UNITY_BUILD ON)
 endif()

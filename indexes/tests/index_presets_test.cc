@@ -17,7 +17,7 @@ namespace dmbench::indexes {
 namespace {
 
 rdma::ClusterShape SmallShape() {
-  using namespace rdma::sim::testing;
+  using namespace rdma::sim::test_support;
   return rdma::sim::SimCluster::ShapeOf(SmallTopology(1, 1, 1), DefaultProfile());
 }
 

@@ -209,13 +209,13 @@ TEST_P(LocalIndexCorrectness, EveryOperationPassesTheChecker) {
   rdma::local::LocalCluster cluster(Threads(2, 4));
   const std::unique_ptr<BLinkTree> tree = MakeBLinkTree(options, cluster.shape(), 5);
   ConsistencyChecker checker;
-  testing::Bulkload(cluster, *tree, 40, 9, 0.8, &checker);
-  testing::WorkloadMix mix;
+  test_support::Bulkload(cluster, *tree, 40, 9, 0.8, &checker);
+  test_support::WorkloadMix mix;
   mix.key_space = 600;
   mix.operations_per_client = 400;
-  const testing::WorkloadResult result =
-      testing::RunCheckedWorkload(cluster, *tree, mix, 5, checker);
-  EXPECT_TRUE(result.report.ok()) << testing::Describe(result.report);
+  const test_support::WorkloadResult result =
+      test_support::RunCheckedWorkload(cluster, *tree, mix, 5, checker);
+  EXPECT_TRUE(result.report.ok()) << test_support::Describe(result.report);
   EXPECT_GT(result.stats.splits, 20u);
   EXPECT_EQ(result.stats.torn_entries_returned, 0u);
   if (options.speculative_lookup) {

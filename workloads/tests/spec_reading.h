@@ -10,7 +10,7 @@
 #include "harness/util/json_object_reader.h"
 #include "workloads/workload_spec.h"
 
-namespace dmbench::workloads::testing {
+namespace dmbench::workloads::test_support {
 
 inline WorkloadSpec ReadSpec(const nlohmann::json& document) {
   WorkloadSpec spec;
@@ -29,4 +29,4 @@ inline std::string SpecErrorOf(const nlohmann::json& document) {
   return "no error";
 }
 
-}  // namespace dmbench::workloads::testing
+}  // namespace dmbench::workloads::test_support

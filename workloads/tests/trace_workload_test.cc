@@ -20,7 +20,7 @@
 namespace dmbench::workloads {
 namespace {
 
-using testing::SpecErrorOf;
+using test_support::SpecErrorOf;
 
 std::string ErrorOf(const std::string& text, bool inserts_only = false) {
   const std::string path = WriteScratchFile("bad.txt", text);

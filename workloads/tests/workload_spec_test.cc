@@ -18,8 +18,8 @@ namespace {
 
 using nlohmann::json;
 
-using testing::ReadSpec;
-using testing::SpecErrorOf;
+using test_support::ReadSpec;
+using test_support::SpecErrorOf;
 
 struct Fractions {
   double insert, update, lookup, remove, range;

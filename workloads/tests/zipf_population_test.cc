@@ -30,8 +30,8 @@ WorkloadSpec PopulationSpec(uint64_t keys, uint64_t population, const std::strin
   return spec;
 }
 
-using testing::ReadSpec;
-using testing::SpecErrorOf;
+using test_support::ReadSpec;
+using test_support::SpecErrorOf;
 
 TEST(ZipfPopulationTest, ScaleRecordsTheHottestShareOfTheKeysAndOfThePopulation) {
   const WorkloadSpec scaled = PopulationSpec(10'000'000, 0);

@@ -13,7 +13,7 @@
 namespace dmbench::driver {
 namespace {
 
-using testing::WriteTemp;
+using test_support::WriteTemp;
 
 std::string MessageOf(const nlohmann::json& document) {
   try {
@@ -124,26 +124,26 @@ TEST(RunConfig, SetOverridesParseJsonOrTakeAString) {
 }
 
 TEST(RunConfig, ResolvedConfigRoundTrips) {
-  const RunConfig config = testing::SmallRun("fgplus", "read-intensive");
+  const RunConfig config = test_support::SmallRun("fgplus", "read-intensive");
   const RunConfig again = RunConfig::FromJson(config.ToJson());
   EXPECT_EQ(again.ToJson(), config.ToJson());
 }
 
 TEST(BenchmarkRunner, SameConfigTwiceGivesIdenticalResultsApartFromWallClock) {
-  const RunConfig config = testing::SmallRun("sherman", "write-intensive");
+  const RunConfig config = test_support::SmallRun("sherman", "write-intensive");
   const nlohmann::json first = RunBenchmark(config, nullptr).result;
   const nlohmann::json second = RunBenchmark(config, nullptr).result;
-  EXPECT_EQ(testing::WithoutWallClock(first), testing::WithoutWallClock(second));
+  EXPECT_EQ(test_support::WithoutWallClock(first), test_support::WithoutWallClock(second));
   RunConfig other = config;
   other.seed = 4;
-  EXPECT_NE(testing::WithoutWallClock(RunBenchmark(other, nullptr).result),
-            testing::WithoutWallClock(first));
+  EXPECT_NE(test_support::WithoutWallClock(RunBenchmark(other, nullptr).result),
+            test_support::WithoutWallClock(first));
 }
 
 TEST(BenchmarkRunner, VerifiedRunsOfEveryPresetPass) {
   for (const std::string& type : indexes::IndexPresetNames(indexes::kBLinkEngine)) {
     for (const std::string mix : {"write-intensive", "range-write", "ycsb-e", "ycsb-b"}) {
-      RunConfig config = testing::SmallRun(type, mix);
+      RunConfig config = test_support::SmallRun(type, mix);
       config.verify = true;
       // Long enough that every variant checks well over a thousand operations.
       config.measure_ms = 1;
@@ -157,9 +157,9 @@ TEST(BenchmarkRunner, VerifiedRunsOfEveryPresetPass) {
 }
 
 TEST(BenchmarkRunner, ShermanBeatsFgPlusOnSkewedWrites) {
-  const double fgplus = RunBenchmark(testing::SmallRun("fgplus", "write-intensive"), nullptr)
+  const double fgplus = RunBenchmark(test_support::SmallRun("fgplus", "write-intensive"), nullptr)
                             .result["throughput_mops"];
-  const double sherman = RunBenchmark(testing::SmallRun("sherman", "write-intensive"), nullptr)
+  const double sherman = RunBenchmark(test_support::SmallRun("sherman", "write-intensive"), nullptr)
                              .result["throughput_mops"];
   EXPECT_GT(sherman, fgplus);
 }

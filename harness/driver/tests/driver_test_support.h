@@ -8,7 +8,7 @@
 #include "harness/driver/run_config.h"
 #include "harness/util/tests/scratch_file.h"
 
-namespace dmbench::driver::testing {
+namespace dmbench::driver::test_support {
 
 inline RunConfig SmallRun(const std::string& index_type, const std::string& mix) {
   nlohmann::json document = {{"name", "test"},
@@ -37,4 +37,4 @@ inline std::string WriteTemp(const std::string& name, const nlohmann::json& docu
   return WriteScratchFile(name, document.dump());
 }
 
-}  // namespace dmbench::driver::testing
+}  // namespace dmbench::driver::test_support

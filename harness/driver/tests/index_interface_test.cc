@@ -13,14 +13,14 @@ namespace dmbench::driver {
 namespace {
 
 RunConfig Verified(const std::string& mix) {
-  RunConfig config = testing::SmallRun("sherman", mix);
+  RunConfig config = test_support::SmallRun("sherman", mix);
   config.workload.keys = 2000;
   config.verify = true;
   return config;
 }
 
 std::unique_ptr<indexes::Index> LockedArray(const RunConfig&, const rdma::ClusterShape&) {
-  return std::make_unique<testing::LockedArrayIndex>();
+  return std::make_unique<test_support::LockedArrayIndex>();
 }
 
 TEST(IndexInterface, ATestOnlyIndexRunsThroughTheDriverAndTheChecker) {
@@ -59,7 +59,7 @@ class OffByOneIndex final : public indexes::Index {
   }
 
  private:
-  testing::LockedArrayIndex inner_;
+  test_support::LockedArrayIndex inner_;
 };
 
 TEST(IndexInterface, TheCheckerCatchesAWrongIndexThroughTheInterface) {

@@ -16,7 +16,7 @@
 namespace dmbench::driver {
 namespace {
 
-using testing::WriteTemp;
+using test_support::WriteTemp;
 
 // The ConfigError message of `attempt`, or "accepted".
 template <typename Attempt>

@@ -15,7 +15,7 @@
 #include "harness/rdma/chunk_allocator.h"
 #include "indexes/index.h"
 
-namespace dmbench::driver::testing {
+namespace dmbench::driver::test_support {
 
 class LockedArrayIndex final : public indexes::Index {
  public:
@@ -121,4 +121,4 @@ class LockedArrayIndex final : public indexes::Index {
   uint64_t capacity_ = 0;
 };
 
-}  // namespace dmbench::driver::testing
+}  // namespace dmbench::driver::test_support

@@ -59,7 +59,7 @@ class LoggedIndex final : public indexes::Index {
 
  private:
   StepLog& log_;
-  testing::LockedArrayIndex inner_;
+  test_support::LockedArrayIndex inner_;
 };
 
 class LoggingObserver final : public MeasuredRunObserver {
@@ -73,7 +73,7 @@ class LoggingObserver final : public MeasuredRunObserver {
 };
 
 TEST(MeasuredRunObserver, BracketsEveryOperationAndNothingBeforeThem) {
-  const RunConfig config = testing::SmallRun("sherman", "write-intensive");
+  const RunConfig config = test_support::SmallRun("sherman", "write-intensive");
   StepLog log;
   const auto make_index = [&](const RunConfig&, const rdma::ClusterShape&) {
     return std::make_unique<LoggedIndex>(log);
@@ -86,8 +86,8 @@ TEST(MeasuredRunObserver, BracketsEveryOperationAndNothingBeforeThem) {
   const auto make_unobserved = [&](const RunConfig&, const rdma::ClusterShape&) {
     return std::make_unique<LoggedIndex>(unobserved_log);
   };
-  EXPECT_EQ(testing::WithoutWallClock(observed),
-            testing::WithoutWallClock(RunBenchmark(config, nullptr, make_unobserved).result));
+  EXPECT_EQ(test_support::WithoutWallClock(observed),
+            test_support::WithoutWallClock(RunBenchmark(config, nullptr, make_unobserved).result));
 }
 
 }  // namespace

@@ -45,7 +45,7 @@ const nlohmann::json& Overall(const nlohmann::json& result) {
 }
 
 TEST(OpenLoop, BelowCapacityTheOfferedLoadIsServedWithoutBacklog) {
-  RunConfig config = testing::SmallRun("sherman", "write-intensive");
+  RunConfig config = test_support::SmallRun("sherman", "write-intensive");
   const double closed = RunBenchmark(config, nullptr).result["throughput_mops"].get<double>();
   config.target_mops = closed / 4;
   config.measure_ms = 2;
@@ -62,7 +62,7 @@ TEST(OpenLoop, BelowCapacityTheOfferedLoadIsServedWithoutBacklog) {
 }
 
 TEST(OpenLoop, PastCapacityTheIntendedStartLatencyCarriesTheBacklog) {
-  RunConfig config = testing::SmallRun("fgplus", "write-intensive");
+  RunConfig config = test_support::SmallRun("fgplus", "write-intensive");
   const double closed = RunBenchmark(config, nullptr).result["throughput_mops"].get<double>();
   config.target_mops = closed * 3;
   const nlohmann::json result = RunBenchmark(config, nullptr).result;
@@ -74,7 +74,7 @@ TEST(OpenLoop, PastCapacityTheIntendedStartLatencyCarriesTheBacklog) {
 
 TEST(OpenLoop, AClosedLoopRunRecordsNoIntendedLatency) {
   const nlohmann::json result =
-      RunBenchmark(testing::SmallRun("sherman", "write-intensive"), nullptr).result;
+      RunBenchmark(test_support::SmallRun("sherman", "write-intensive"), nullptr).result;
   EXPECT_FALSE(Overall(result).contains("intended_latency_us"));
   EXPECT_EQ(result["config"]["run"]["target_mops"], 0.0);
 }

@@ -126,13 +126,13 @@ void ExpectMatchesSchema(const nlohmann::json& result) {
 
 TEST(ResultSchema, RunResultMatchesTheDocumentedSchema) {
   ExpectMatchesSchema(
-      RunBenchmark(testing::SmallRun("sherman", "write-intensive"), nullptr).result);
-  RunConfig config = testing::SmallRun("sherman", "range-write");
+      RunBenchmark(test_support::SmallRun("sherman", "write-intensive"), nullptr).result);
+  RunConfig config = test_support::SmallRun("sherman", "range-write");
   config.verify = true;
   const BenchmarkOutcome verified = RunBenchmark(config, nullptr);
   EXPECT_TRUE(verified.verified_ok);
   ExpectMatchesSchema(verified.result);
-  RunConfig open_loop = testing::SmallRun("fgplus", "write-intensive");
+  RunConfig open_loop = test_support::SmallRun("fgplus", "write-intensive");
   open_loop.target_mops = 2;
   const nlohmann::json open_result = RunBenchmark(open_loop, nullptr).result;
   ASSERT_TRUE(open_result["operations"]["overall"].contains("intended_latency_us"));
@@ -141,7 +141,7 @@ TEST(ResultSchema, RunResultMatchesTheDocumentedSchema) {
 
 TEST(ResultSchema, AnUndocumentedFieldIsCaught) {
   nlohmann::json result =
-      RunBenchmark(testing::SmallRun("fgplus", "read-intensive"), nullptr).result;
+      RunBenchmark(test_support::SmallRun("fgplus", "read-intensive"), nullptr).result;
   result["surprise"] = 1;
   const auto [schema, op_stats] = ReadSchema();
   std::vector<std::string> problems;

@@ -102,7 +102,7 @@ TEST(RunStatisticsFromJson, RebuiltStatisticsMergeLikeTheOriginals) {
 
 TEST(RunStatisticsFromJson, RoundTripsARealRun) {
   const nlohmann::json result =
-      RunBenchmark(testing::SmallRun("sherman", "write-intensive"), nullptr).result;
+      RunBenchmark(test_support::SmallRun("sherman", "write-intensive"), nullptr).result;
   const double seconds = result["measured_seconds"].get<double>();
   ExpectSameJson(RunStatistics::FromJson(result["operations"]).ToJson(seconds),
                  result["operations"]);

@@ -18,7 +18,7 @@ namespace {
 
 MicroOptions Options(double warmup_us, double measure_us) {
   MicroOptions options;
-  options.profile = rdma::sim::testing::DefaultProfile();
+  options.profile = rdma::sim::test_support::DefaultProfile();
   options.warmup_us = warmup_us;
   options.measure_us = measure_us;
   return options;

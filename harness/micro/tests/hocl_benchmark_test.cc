@@ -69,7 +69,7 @@ TEST(HoclBenchmark, DefaultsAreThePapersClusterAndKeys) {
 TEST(HoclBenchmark, EachStepHelpsUnderSkew) {
   HoclBenchmarkConfig config;
   MicroOptions options;
-  options.profile = rdma::sim::testing::DefaultProfile();
+  options.profile = rdma::sim::test_support::DefaultProfile();
   options.warmup_us = 2000;
   options.measure_us = 10000;
   std::ostringstream table;
@@ -97,7 +97,7 @@ TEST(HoclBenchmark, LatencyFromOneComputeServerSamplesOnlyItsClients) {
     HoclBenchmarkConfig config;
     config.variants = {config.variants[3]};  // +Hierarchical: most acquisitions uncontended
     MicroOptions options;
-    options.profile = rdma::sim::testing::DefaultProfile();
+    options.profile = rdma::sim::test_support::DefaultProfile();
     options.warmup_us = 500;
     options.measure_us = 2000;
     options.latency_compute_server = server;
@@ -124,7 +124,7 @@ TEST(HoclBenchmark, PostedReleasesSaveTheReleaseRoundTrip) {
     config.await_release = await_release;
     config.variants = {config.variants[3]};  // +Hierarchical: most acquisitions uncontended
     MicroOptions options;
-    options.profile = rdma::sim::testing::DefaultProfile();
+    options.profile = rdma::sim::test_support::DefaultProfile();
     options.warmup_us = 500;
     options.measure_us = 2000;
     std::ostringstream table;

@@ -16,7 +16,7 @@ namespace dmbench::micro {
 namespace {
 
 rdma::sim::NicProfile MechanismsOff() {
-  rdma::sim::NicProfile profile = rdma::sim::testing::DefaultProfile();
+  rdma::sim::NicProfile profile = rdma::sim::test_support::DefaultProfile();
   profile.processing_units = 0;
   profile.atomic_parking_slots = 0;
   profile.atomic_bucket_arbitration = rdma::sim::BucketArbitration::kFifo;
@@ -73,7 +73,7 @@ std::vector<double> ReadRatePerReader(const rdma::sim::NicProfile& profile,
   InterferenceBenchmarkConfig config;
   config.spaces = {space};
   const auto slots =
-      static_cast<uint32_t>(rdma::sim::testing::DefaultProfile().atomic_parking_slots);
+      static_cast<uint32_t>(rdma::sim::test_support::DefaultProfile().atomic_parking_slots);
   config.spinners = {0, slots + 24, slots + 64};
   MicroOptions options;
   options.profile = profile;
@@ -90,16 +90,16 @@ std::vector<double> ReadRatePerReader(const rdma::sim::NicProfile& profile,
 
 TEST(ModelMechanisms, SpinningAtomicsSlowReadsOfOtherAddressesOnHostMemory) {
   const std::vector<double> host =
-      ReadRatePerReader(rdma::sim::testing::DefaultProfile(), rdma::MemorySpace::kHost);
+      ReadRatePerReader(rdma::sim::test_support::DefaultProfile(), rdma::MemorySpace::kHost);
   EXPECT_LT(host[1], 0.6 * host[0]);
   EXPECT_LT(host[2], 0.5 * host[1]);
 }
 
 TEST(ModelMechanisms, OnChipSpinnersHurtReadsFarLess) {
   const std::vector<double> host =
-      ReadRatePerReader(rdma::sim::testing::DefaultProfile(), rdma::MemorySpace::kHost);
+      ReadRatePerReader(rdma::sim::test_support::DefaultProfile(), rdma::MemorySpace::kHost);
   const std::vector<double> on_chip =
-      ReadRatePerReader(rdma::sim::testing::DefaultProfile(), rdma::MemorySpace::kOnChip);
+      ReadRatePerReader(rdma::sim::test_support::DefaultProfile(), rdma::MemorySpace::kOnChip);
   // An on-chip atomic holds its unit 150 ns, a host one a 450 ns PCIe read:
   // readers keep more of their rate, and more so the more spinners there are.
   EXPECT_GT(on_chip[1], 1.3 * host[1]);
@@ -115,7 +115,7 @@ TEST(ModelMechanisms, WithoutProcessingUnitsSpinnersCostReadersNothing) {
 // With a parking slot for every waiter, an atomic holds its unit only while
 // it executes, so readers barely notice the spinners.
 TEST(ModelMechanisms, EnoughParkingSlotsLeaveReadersAlone) {
-  rdma::sim::NicProfile profile = rdma::sim::testing::DefaultProfile();
+  rdma::sim::NicProfile profile = rdma::sim::test_support::DefaultProfile();
   const std::vector<double> held = ReadRatePerReader(profile, rdma::MemorySpace::kHost);
   profile.atomic_parking_slots = 1 << 20;
   const std::vector<double> parked = ReadRatePerReader(profile, rdma::MemorySpace::kHost);

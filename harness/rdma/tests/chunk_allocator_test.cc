@@ -17,7 +17,7 @@
 namespace dmbench::rdma {
 namespace {
 
-using sim::testing::MakeCluster;
+using sim::test_support::MakeCluster;
 
 constexpr uint64_t kMiB = 1 << 20;
 

@@ -13,8 +13,8 @@
 namespace dmbench::rdma {
 namespace {
 
-using sim::testing::MakeCluster;
-using sim::testing::SmallTopology;
+using sim::test_support::MakeCluster;
+using sim::test_support::SmallTopology;
 
 SubstrateOptions Backoff(bool throttle_coroutines) {
   SubstrateOptions options;

@@ -15,11 +15,11 @@ constexpr uint32_t kPrewarmMachines = 3;
 constexpr uint64_t kPrewarmKeys = 20000;  // keys 1, 4, 7, ...: 1 KiB nodes give three levels
 constexpr uint64_t kStride = 3;
 
-using Loaded = testing::TreeFixture;
+using Loaded = test_support::TreeFixture;
 
 Loaded Bulkloaded(const TreeOptions& options) {
-  Loaded loaded = testing::MakeFixture(options, kPrewarmMachines, 1, 1, 7);
-  testing::Bulkload(loaded, kPrewarmKeys, kStride, 0.8, nullptr);
+  Loaded loaded = test_support::MakeFixture(options, kPrewarmMachines, 1, 1, 7);
+  test_support::Bulkload(loaded, kPrewarmKeys, kStride, 0.8, nullptr);
   return loaded;
 }
 
@@ -82,9 +82,9 @@ TEST(CachePrewarm, AFirstLookupReadsOnlyItsLeaf) {
       EXPECT_TRUE(loaded.tree->Lookup(client, 1 + kStride * 40, &value, stats));
     });
     if (prewarm) {
-      EXPECT_EQ(testing::TouchedNodes(*loaded.cluster), 1u);
+      EXPECT_EQ(test_support::TouchedNodes(*loaded.cluster), 1u);
     } else {
-      EXPECT_GT(testing::TouchedNodes(*loaded.cluster), 1u);
+      EXPECT_GT(test_support::TouchedNodes(*loaded.cluster), 1u);
     }
   }
 }

@@ -94,9 +94,9 @@ TEST_P(ConcurrentCorrectness, EveryOperationPassesTheChecker) {
   // and cache misses frequent.
   options.node_bytes = 256;
   options.cache_bytes = 16 << 10;
-  testing::TreeFixture fixture = testing::MakeFixture(options, 2, 4, 8, seed);
+  test_support::TreeFixture fixture = test_support::MakeFixture(options, 2, 4, 8, seed);
   ConsistencyChecker checker;
-  testing::Bulkload(fixture, 60, 7, 0.8, &checker);
+  test_support::Bulkload(fixture, 60, 7, 0.8, &checker);
   auto height = [&] {
     uint32_t levels = 0;
     fixture.cluster->Run([&](rdma::Client& client) {
@@ -105,11 +105,12 @@ TEST_P(ConcurrentCorrectness, EveryOperationPassesTheChecker) {
     return levels;
   };
   const uint32_t height_before = height();
-  testing::WorkloadMix mix;
+  test_support::WorkloadMix mix;
   mix.key_space = 1500;
   mix.operations_per_client = 60;
-  const testing::WorkloadResult result = testing::RunCheckedWorkload(fixture, mix, seed, checker);
-  EXPECT_TRUE(result.report.ok()) << testing::Describe(result.report);
+  const test_support::WorkloadResult result =
+      test_support::RunCheckedWorkload(fixture, mix, seed, checker);
+  EXPECT_TRUE(result.report.ok()) << test_support::Describe(result.report);
   EXPECT_GT(result.report.operations_checked, 64u * 60);
   // The workload did exercise what it is meant to.
   EXPECT_GT(result.stats.splits, 50u);

@@ -8,22 +8,22 @@
 namespace dmbench::indexes {
 namespace {
 
-// Simulated ns of one lookup of testing::kBulkloadedKey that hits client 0's cache.
+// Simulated ns of one lookup of test_support::kBulkloadedKey that hits client 0's cache.
 uint64_t LookupNanoseconds(const TreeOptions& options, double crc_ns_per_byte,
                            double cache_lookup_ns) {
-  rdma::sim::NicProfile profile = rdma::sim::testing::DefaultProfile();
+  rdma::sim::NicProfile profile = rdma::sim::test_support::DefaultProfile();
   profile.cpu_crc_ns_per_byte = crc_ns_per_byte;
   profile.cpu_index_cache_lookup_ns = cache_lookup_ns;
-  testing::TreeFixture fixture = testing::MakeFixture(options, 2, 1, 1, 7, &profile);
-  testing::Bulkload(fixture, 400, 7, 0.8, nullptr);
+  test_support::TreeFixture fixture = test_support::MakeFixture(options, 2, 1, 1, 7, &profile);
+  test_support::Bulkload(fixture, 400, 7, 0.8, nullptr);
   uint64_t took = 0;
   fixture.cluster->Run([&](rdma::Client& client) {
     if (client.location().index != 0) return;
     IndexOpStats stats;
     uint64_t value = 0;
-    fixture.tree->Lookup(client, testing::kBulkloadedKey, &value, stats);  // warms the cache
+    fixture.tree->Lookup(client, test_support::kBulkloadedKey, &value, stats);  // warms the cache
     const uint64_t start = client.NowNanoseconds();
-    fixture.tree->Lookup(client, testing::kBulkloadedKey, &value, stats);
+    fixture.tree->Lookup(client, test_support::kBulkloadedKey, &value, stats);
     took = client.NowNanoseconds() - start;
   });
   return took;

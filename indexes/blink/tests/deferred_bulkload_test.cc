@@ -20,7 +20,7 @@ constexpr uint32_t kMachines = 3;
 constexpr uint64_t kKeys = 20000;
 
 rdma::Topology ComparedTopology() {
-  rdma::Topology topology = testing::FixtureTopology(kMachines, 1, 1);
+  rdma::Topology topology = test_support::FixtureTopology(kMachines, 1, 1);
   topology.host_memory_mib = 16;  // compared byte for byte
   return topology;
 }
@@ -35,9 +35,9 @@ LoadedTree LoadTree(const TreeOptions& options, bool deferred) {
   sim.deferred_writes = deferred;
   LoadedTree loaded;
   loaded.cluster = std::make_unique<rdma::sim::SimCluster>(
-      ComparedTopology(), rdma::sim::testing::DefaultProfile(), sim);
+      ComparedTopology(), rdma::sim::test_support::DefaultProfile(), sim);
   loaded.tree = MakeBLinkTree(options, loaded.cluster->shape(), 7);
-  testing::Bulkload(*loaded.cluster, *loaded.tree, kKeys, 3, 0.8, nullptr);
+  test_support::Bulkload(*loaded.cluster, *loaded.tree, kKeys, 3, 0.8, nullptr);
   return loaded;
 }
 
@@ -92,12 +92,12 @@ TEST_P(DeferredBulkload, ALookupTouchesOnlyTheNodesOnItsPath) {
     EXPECT_EQ(value, key);
   });
   const uint32_t height = 3;  // 20000 keys in 1 KiB nodes: leaves, one level, the root
-  EXPECT_GE(testing::TouchedNodes(*loaded.cluster), 1u);
-  EXPECT_LE(testing::TouchedNodes(*loaded.cluster), height);
-  EXPECT_EQ(Pending(*loaded.cluster) + testing::BuiltNodes(*loaded.cluster), nodes);
+  EXPECT_GE(test_support::TouchedNodes(*loaded.cluster), 1u);
+  EXPECT_LE(test_support::TouchedNodes(*loaded.cluster), height);
+  EXPECT_EQ(Pending(*loaded.cluster) + test_support::BuiltNodes(*loaded.cluster), nodes);
 }
 
-INSTANTIATE_TEST_SUITE_P(Schemes, DeferredBulkload, ::testing::ValuesIn(testing::kAllSchemes));
+INSTANTIATE_TEST_SUITE_P(Schemes, DeferredBulkload, ::testing::ValuesIn(test_support::kAllSchemes));
 
 }  // namespace
 }  // namespace dmbench::indexes

@@ -91,8 +91,8 @@ TEST(LockPlacement, ChecksIgnoreTheInNodeLockWord) {
 }
 
 TEST(LockPlacement, InNodeLocksAreFreeAfterBulkloadAndAfterWrites) {
-  testing::TreeFixture fixture = testing::MakeFixture(TreeOptions::FgPlus(), 2, 1, 1, 3);
-  testing::Bulkload(fixture, 400, 7, 0.8, nullptr);
+  test_support::TreeFixture fixture = test_support::MakeFixture(TreeOptions::FgPlus(), 2, 1, 1, 3);
+  test_support::Bulkload(fixture, 400, 7, 0.8, nullptr);
   fixture.cluster->Run([&](rdma::Client& client) {
     if (client.location().index != 0) return;
     IndexOpStats stats;
@@ -125,10 +125,10 @@ TEST(LockPlacement, InNodeLocksAreFreeAfterBulkloadAndAfterWrites) {
 }
 
 TEST(LockPlacement, ContradictoryCombinationsAreConfigErrorsNamingBothFields) {
-  testing::TreeFixture fixture = testing::MakeFixture(TreeOptions::FgPlus(), 1, 1, 1, 1);
+  test_support::TreeFixture fixture = test_support::MakeFixture(TreeOptions::FgPlus(), 1, 1, 1, 1);
   const rdma::ClusterShape shape = fixture.cluster->shape();
   auto message_of = [&](const TreeOptions& options) {
-    return testing::ConfigErrorOf(options, shape);
+    return test_support::ConfigErrorOf(options, shape);
   };
   TreeOptions options = TreeOptions::FgPlus();
   options.on_chip = true;

@@ -60,8 +60,8 @@ TEST_P(MovedEntryScan, ReturnsTheKeyOnceWithOneOfItsValues) {
   TreeOptions options = TreeOptions::Sherman();
   options.consistency = GetParam();
   ASSERT_TRUE(NodeFormat(options).entry_writes());
-  testing::TreeFixture fixture = testing::MakeFixture(options, 1, 1, 1, 1);
-  testing::Bulkload(fixture, kKeys, 1, 0.8, nullptr);
+  test_support::TreeFixture fixture = test_support::MakeFixture(options, 1, 1, 1, 1);
+  test_support::Bulkload(fixture, kKeys, 1, 0.8, nullptr);
   fixture.cluster->Run([&](rdma::Client& client) {
     ASSERT_TRUE(CopyKeyIntoAnEmptySlot(client, *fixture.tree)) << "the tree is not one leaf";
     IndexOpStats stats;

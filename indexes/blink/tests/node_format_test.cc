@@ -48,7 +48,7 @@ TEST(Crc32c, MatchesPublishedVectors) {
 }
 
 TEST(NodeFormat, LeafRoundTripsInEveryScheme) {
-  for (Consistency scheme : testing::kAllSchemes) {
+  for (Consistency scheme : test_support::kAllSchemes) {
     const NodeFormat format(WithScheme(scheme, 16, 24));
     const NodeImage leaf = SampleLeaf(format);
     std::vector<uint8_t> bytes(format.node_bytes());
@@ -75,7 +75,7 @@ TEST(NodeFormat, LeafRoundTripsInEveryScheme) {
 // partly full or empty.
 // (Cacheline versions leave no room for a lock word in the node.)
 TEST(NodeFormat, FreshLeafIsTheEncodedLeaf) {
-  for (Consistency scheme : testing::kAllSchemes) {
+  for (Consistency scheme : test_support::kAllSchemes) {
     for (const auto& [lock_in_node, key_bytes, value_bytes] :
          {std::tuple{false, 8u, 8u}, std::tuple{true, 8u, 8u}, std::tuple{false, 16u, 24u},
           std::tuple{true, 16u, 24u}}) {
@@ -111,7 +111,7 @@ TEST(NodeFormat, FreshLeafIsTheEncodedLeaf) {
 }
 
 TEST(NodeFormat, InternalRoundTripsAndRoutes) {
-  for (Consistency scheme : testing::kAllSchemes) {
+  for (Consistency scheme : test_support::kAllSchemes) {
     const NodeFormat format(WithScheme(scheme));
     NodeImage node;
     node.level = 2;
@@ -137,7 +137,7 @@ TEST(NodeFormat, InternalRoundTripsAndRoutes) {
 
 TEST(NodeFormat, InternalChildForReadsWhatDecodeRoutes) {
   std::mt19937_64 random(7);
-  for (Consistency scheme : testing::kAllSchemes) {
+  for (Consistency scheme : test_support::kAllSchemes) {
     for (uint32_t key_bytes : {8u, 16u}) {
       const NodeFormat format(WithScheme(scheme, key_bytes));
       std::vector<uint8_t> bytes(format.node_bytes());

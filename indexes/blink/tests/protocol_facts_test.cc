@@ -18,18 +18,18 @@ struct Measured {
   IndexOpStats index;
 };
 
-// Bulkloads 400 keys, warms client 0's cache with a lookup of testing::kBulkloadedKey, then
+// Bulkloads 400 keys, warms client 0's cache with a lookup of test_support::kBulkloadedKey, then
 // measures `operation` on client 0 alone.
 template <typename Operation>
 Measured MeasureAlone(const TreeOptions& options, Operation operation) {
-  testing::TreeFixture fixture = testing::MakeFixture(options, 2, 1, 1, 7);
-  testing::Bulkload(fixture, 400, 7, 0.8, nullptr);
+  test_support::TreeFixture fixture = test_support::MakeFixture(options, 2, 1, 1, 7);
+  test_support::Bulkload(fixture, 400, 7, 0.8, nullptr);
   Measured measured;
   fixture.cluster->Run([&](rdma::Client& client) {
     if (client.location().index != 0) return;
     IndexOpStats warm;
     uint64_t value = 0;
-    fixture.tree->Lookup(client, testing::kBulkloadedKey, &value, warm);
+    fixture.tree->Lookup(client, test_support::kBulkloadedKey, &value, warm);
     rdma::StatsScope scope(client, measured.verbs);
     operation(*fixture.tree, client, measured.index);
   });
@@ -37,7 +37,7 @@ Measured MeasureAlone(const TreeOptions& options, Operation operation) {
 }
 
 void UpdateExisting(BLinkTree& tree, rdma::Client& client, IndexOpStats& stats) {
-  tree.Upsert(client, testing::kBulkloadedKey, 4242, stats);
+  tree.Upsert(client, test_support::kBulkloadedKey, 4242, stats);
 }
 
 TEST(ProtocolFacts, LookupThatHitsTheCacheTakesOneRead) {
@@ -45,8 +45,8 @@ TEST(ProtocolFacts, LookupThatHitsTheCacheTakesOneRead) {
     const Measured measured =
         MeasureAlone(options, [](BLinkTree& tree, rdma::Client& client, IndexOpStats& stats) {
           uint64_t value = 0;
-          EXPECT_TRUE(tree.Lookup(client, testing::kBulkloadedKey, &value, stats));
-          EXPECT_EQ(value, testing::kBulkloadedKey);
+          EXPECT_TRUE(tree.Lookup(client, test_support::kBulkloadedKey, &value, stats));
+          EXPECT_EQ(value, test_support::kBulkloadedKey);
         });
     EXPECT_EQ(measured.index.cache_hits, 1u);
     EXPECT_EQ(measured.verbs.round_trips, 1u);
@@ -61,8 +61,8 @@ TEST(ProtocolFacts, LookupThatHitsTheCacheTakesOneRead) {
 TEST(ProtocolFacts, SpeculativeLookupReadsOneLineWhereShermanPlusReadsTheLeaf) {
   auto lookup = [](BLinkTree& tree, rdma::Client& client, IndexOpStats& stats) {
     uint64_t value = 0;
-    EXPECT_TRUE(tree.Lookup(client, testing::kBulkloadedKey, &value, stats));
-    EXPECT_EQ(value, testing::kBulkloadedKey);
+    EXPECT_TRUE(tree.Lookup(client, test_support::kBulkloadedKey, &value, stats));
+    EXPECT_EQ(value, test_support::kBulkloadedKey);
   };
   const Measured plus = MeasureAlone(TreeOptions::ShermanPlus(), lookup);
   EXPECT_EQ(plus.verbs.round_trips, 1u);
@@ -84,22 +84,22 @@ TEST(ProtocolFacts, SpeculativeLookupReadsOneLineWhereShermanPlusReadsTheLeaf) {
 TEST(ProtocolFacts, AStaleHintCostsOneLineThenTheRegularPath) {
   const TreeOptions options = TreeOptions::SmartBt();
   Measured deleted_then_lookup, second_lookup;
-  testing::TreeFixture fixture = testing::MakeFixture(options, 2, 1, 1, 7);
-  testing::Bulkload(fixture, 400, 7, 0.8, nullptr);
+  test_support::TreeFixture fixture = test_support::MakeFixture(options, 2, 1, 1, 7);
+  test_support::Bulkload(fixture, 400, 7, 0.8, nullptr);
   fixture.cluster->Run([&](rdma::Client& client) {
     if (client.location().index != 0) return;
     IndexOpStats warm;
     uint64_t value = 0;
-    ASSERT_TRUE(fixture.tree->Lookup(client, testing::kBulkloadedKey, &value, warm));
-    ASSERT_TRUE(fixture.tree->Delete(client, testing::kBulkloadedKey, warm));
+    ASSERT_TRUE(fixture.tree->Lookup(client, test_support::kBulkloadedKey, &value, warm));
+    ASSERT_TRUE(fixture.tree->Delete(client, test_support::kBulkloadedKey, warm));
     {
       rdma::StatsScope scope(client, deleted_then_lookup.verbs);
-      EXPECT_FALSE(
-          fixture.tree->Lookup(client, testing::kBulkloadedKey, &value, deleted_then_lookup.index));
+      EXPECT_FALSE(fixture.tree->Lookup(client, test_support::kBulkloadedKey, &value,
+                                        deleted_then_lookup.index));
     }
     rdma::StatsScope scope(client, second_lookup.verbs);
     EXPECT_FALSE(
-        fixture.tree->Lookup(client, testing::kBulkloadedKey, &value, second_lookup.index));
+        fixture.tree->Lookup(client, test_support::kBulkloadedKey, &value, second_lookup.index));
   });
   EXPECT_EQ(deleted_then_lookup.index.speculative_misses, 1u);
   EXPECT_EQ(deleted_then_lookup.verbs.round_trips, 2u);
@@ -159,17 +159,18 @@ TEST(ProtocolFacts, HandedOverUpdateTakesTwoRoundTrips) {
   for (uint32_t handover : {4u, 0u}) {
     TreeOptions options = TreeOptions::Sherman();
     options.handover = handover;
-    testing::TreeFixture fixture = testing::MakeFixture(options, 2, 2, 1, 7);
-    testing::Bulkload(fixture, 400, 7, 0.8, nullptr);
+    test_support::TreeFixture fixture = test_support::MakeFixture(options, 2, 2, 1, 7);
+    test_support::Bulkload(fixture, 400, 7, 0.8, nullptr);
     std::vector<Measured> measured(fixture.cluster->shape().clients);
     fixture.cluster->Run([&](rdma::Client& client) {
       if (client.location().compute_server != 0) return;
       Measured& mine = measured[client.location().index];
       IndexOpStats warm;
       uint64_t value = 0;
-      fixture.tree->Lookup(client, testing::kBulkloadedKey, &value, warm);
+      fixture.tree->Lookup(client, test_support::kBulkloadedKey, &value, warm);
       rdma::StatsScope scope(client, mine.verbs);
-      fixture.tree->Upsert(client, testing::kBulkloadedKey, client.location().index, mine.index);
+      fixture.tree->Upsert(client, test_support::kBulkloadedKey, client.location().index,
+                           mine.index);
     });
     // Whichever got there first took the lock remotely.
     const bool zero_first = measured[0].index.handovers == 0 && measured[0].verbs.round_trips == 3;
@@ -192,7 +193,7 @@ TEST(ProtocolFacts, HandedOverUpdateTakesTwoRoundTrips) {
 TEST(ProtocolFacts, SplitWithCombineWritesSiblingNodeAndUnlockInOneBatch) {
   TreeOptions options = TreeOptions::Sherman();
   options.node_bytes = 256;
-  testing::TreeFixture fixture = testing::MakeFixture(options, 1, 1, 1, 7);
+  test_support::TreeFixture fixture = test_support::MakeFixture(options, 1, 1, 1, 7);
   // One full leaf: the next insert splits it, and with one memory server the
   // sibling lands on the same server as the leaf.
   std::vector<KeyValue> keys;
@@ -221,8 +222,8 @@ TEST(ProtocolFacts, SplitWithCombineWritesSiblingNodeAndUnlockInOneBatch) {
 TEST(ProtocolFacts, RangeQueryReadsItsCachedLeavesThirtyTwoPerRoundTrip) {
   constexpr uint64_t kKeys = 4000, kStride = 7;
   for (TreeOptions options : {TreeOptions::FgPlus(), TreeOptions::Sherman()}) {
-    testing::TreeFixture fixture = testing::MakeFixture(options, 2, 1, 1, 7);
-    testing::Bulkload(fixture, kKeys, kStride, 0.8, nullptr);
+    test_support::TreeFixture fixture = test_support::MakeFixture(options, 2, 1, 1, 7);
+    test_support::Bulkload(fixture, kKeys, kStride, 0.8, nullptr);
     fixture.cluster->Run([&](rdma::Client& client) {
       if (client.location().index != 0) return;
       // Warm the cache with every level-1 node: a lookup in every leaf.
@@ -298,7 +299,7 @@ TEST(ProtocolFacts, SlowRangeBatchIsReadAgainInParallel) {
   // The range query's time includes the CPU of its index-cache lookup, which
   // the timed batch does not.
   const auto lookup_ns =
-      static_cast<uint64_t>(rdma::sim::testing::DefaultProfile().cpu_index_cache_lookup_ns);
+      static_cast<uint64_t>(rdma::sim::test_support::DefaultProfile().cpu_index_cache_lookup_ns);
   const uint64_t batch_ns = generous.range_ns - lookup_ns;
   ASSERT_GT(batch_ns, generous.one_read_ns + 200);
   const Run tight = run((generous.one_read_ns + batch_ns) / 2 / 1000.0);

@@ -21,8 +21,8 @@ std::string LookupFailure(double wrap_window_us, uint32_t threads, uint32_t coro
   TreeOptions options = TreeOptions::Sherman();
   options.wrap_window_us = wrap_window_us;
   options.wrap_retry = retry;
-  testing::TreeFixture fixture = testing::MakeFixture(options, 2, threads, coroutines, 7);
-  testing::Bulkload(fixture, 400, 7, 0.8, nullptr);
+  test_support::TreeFixture fixture = test_support::MakeFixture(options, 2, threads, coroutines, 7);
+  test_support::Bulkload(fixture, 400, 7, 0.8, nullptr);
   try {
     fixture.cluster->Run([&](rdma::Client& client) {
       IndexOpStats stats;

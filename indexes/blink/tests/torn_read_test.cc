@@ -20,12 +20,12 @@ struct TearingRun {
 
 TearingRun RunContended(TreeOptions options, rdma::sim::DmaOrder order, uint64_t seed,
                         uint64_t keys = 24) {
-  rdma::sim::NicProfile profile = rdma::sim::testing::DefaultProfile();
+  rdma::sim::NicProfile profile = rdma::sim::test_support::DefaultProfile();
   profile.dma_read_order = order;
   options.cache_bytes = 1 << 20;
-  testing::TreeFixture fixture = testing::MakeFixture(options, 2, 2, 8, seed, &profile);
+  test_support::TreeFixture fixture = test_support::MakeFixture(options, 2, 2, 8, seed, &profile);
   ConsistencyChecker checker;
-  testing::Bulkload(fixture, keys, 1, 0.8, &checker);
+  test_support::Bulkload(fixture, keys, 1, 0.8, &checker);
   std::vector<IndexOpStats> per_client(fixture.cluster->shape().clients);
   fixture.cluster->Run([&](rdma::Client& client) {
     const uint32_t id = client.location().index;
@@ -67,7 +67,7 @@ TEST(TornReads, FgPlusCrcCatchesEveryTornRead) {
     EXPECT_GT(run.torn_reads, 0u) << "the sim tore no read: the test proves nothing";
     EXPECT_GT(run.stats.read_retries, 0u);
     EXPECT_EQ(run.stats.torn_entries_returned, 0u);
-    EXPECT_TRUE(run.report.ok()) << testing::Describe(run.report);
+    EXPECT_TRUE(run.report.ok()) << test_support::Describe(run.report);
   }
 }
 
@@ -80,7 +80,7 @@ TEST(TornReads, TwoLevelVersionsCatchTornReadsUnderAscendingOrder) {
         RunContended(Wide(TreeOptions::Sherman()), rdma::sim::DmaOrder::kAscending, seed, 4);
     EXPECT_GT(run.torn_reads, 0u) << "the sim tore no read: the test proves nothing";
     EXPECT_EQ(run.stats.torn_entries_returned, 0u) << "seed " << seed;
-    EXPECT_TRUE(run.report.ok()) << testing::Describe(run.report);
+    EXPECT_TRUE(run.report.ok()) << test_support::Describe(run.report);
     retries += run.stats.read_retries;
   }
   EXPECT_GT(retries, 0u);
@@ -102,7 +102,7 @@ TEST(TornReads, CachelineVersionsNeverReturnTornEntriesUnderRandomOrder) {
     EXPECT_GT(run.torn_reads, 0u) << "the sim tore no read: the test proves nothing";
     EXPECT_GT(run.stats.read_retries, 0u);
     EXPECT_EQ(run.stats.torn_entries_returned, 0u) << "seed " << seed;
-    EXPECT_TRUE(run.report.ok()) << testing::Describe(run.report);
+    EXPECT_TRUE(run.report.ok()) << test_support::Describe(run.report);
   }
 }
 
@@ -113,7 +113,7 @@ TEST(TornReads, CachelineVersionsWithLineSizedEntriesUnderRandomOrder) {
   options.consistency = Consistency::kCacheline;
   const TearingRun run = RunContended(options, rdma::sim::DmaOrder::kRandom, 4);
   EXPECT_EQ(run.stats.torn_entries_returned, 0u);
-  EXPECT_TRUE(run.report.ok()) << testing::Describe(run.report);
+  EXPECT_TRUE(run.report.ok()) << test_support::Describe(run.report);
 }
 
 }  // namespace

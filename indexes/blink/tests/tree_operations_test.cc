@@ -21,9 +21,9 @@ TreeOptions Small(Consistency scheme) {
 
 // Random single-client operations against a std::map, in every scheme.
 TEST(TreeOperations, MatchesAnOrderedMapInEveryScheme) {
-  for (Consistency scheme : testing::kAllSchemes) {
-    testing::TreeFixture fixture = testing::MakeFixture(Small(scheme), 2, 1, 1, 11);
-    testing::Bulkload(fixture, 50, 3, 0.8, nullptr);
+  for (Consistency scheme : test_support::kAllSchemes) {
+    test_support::TreeFixture fixture = test_support::MakeFixture(Small(scheme), 2, 1, 1, 11);
+    test_support::Bulkload(fixture, 50, 3, 0.8, nullptr);
     std::map<uint64_t, uint64_t> model;
     for (uint64_t i = 0; i < 50; ++i) model[1 + 3 * i] = 1 + 3 * i;
     fixture.cluster->Run([&](rdma::Client& client) {
@@ -64,8 +64,9 @@ TEST(TreeOperations, MatchesAnOrderedMapInEveryScheme) {
 }
 
 TEST(TreeOperations, RangeQueryAcrossTheWholeTree) {
-  testing::TreeFixture fixture = testing::MakeFixture(Small(Consistency::kTwoLevel), 2, 1, 1, 1);
-  testing::Bulkload(fixture, 2000, 2, 0.8, nullptr);
+  test_support::TreeFixture fixture =
+      test_support::MakeFixture(Small(Consistency::kTwoLevel), 2, 1, 1, 1);
+  test_support::Bulkload(fixture, 2000, 2, 0.8, nullptr);
   fixture.cluster->Run([&](rdma::Client& client) {
     if (client.location().index != 0) return;
     std::vector<KeyValue> all;
@@ -77,8 +78,9 @@ TEST(TreeOperations, RangeQueryAcrossTheWholeTree) {
 }
 
 TEST(TreeOperations, EmptyTreeGrowsFromOneLeaf) {
-  testing::TreeFixture fixture = testing::MakeFixture(Small(Consistency::kCrc), 2, 1, 1, 1);
-  testing::Bulkload(fixture, 0, 1, 0.8, nullptr);
+  test_support::TreeFixture fixture =
+      test_support::MakeFixture(Small(Consistency::kCrc), 2, 1, 1, 1);
+  test_support::Bulkload(fixture, 0, 1, 0.8, nullptr);
   fixture.cluster->Run([&](rdma::Client& client) {
     if (client.location().index != 0) return;
     IndexOpStats stats;
@@ -94,8 +96,9 @@ TEST(TreeOperations, EmptyTreeGrowsFromOneLeaf) {
 }
 
 TEST(TreeOperations, BadKeysAndOptionsAreRejected) {
-  testing::TreeFixture fixture = testing::MakeFixture(Small(Consistency::kCrc), 1, 1, 1, 1);
-  testing::Bulkload(fixture, 10, 1, 0.8, nullptr);
+  test_support::TreeFixture fixture =
+      test_support::MakeFixture(Small(Consistency::kCrc), 1, 1, 1, 1);
+  test_support::Bulkload(fixture, 10, 1, 0.8, nullptr);
   EXPECT_THROW(fixture.cluster->Run([&](rdma::Client& client) {
     IndexOpStats stats;
     fixture.tree->Upsert(client, 0, 1, stats);
@@ -109,7 +112,7 @@ TEST(TreeOperations, BadKeysAndOptionsAreRejected) {
 
   const rdma::ClusterShape shape = fixture.cluster->shape();
   auto message_of = [&](const TreeOptions& options) {
-    return testing::ConfigErrorOf(options, shape);
+    return test_support::ConfigErrorOf(options, shape);
   };
   TreeOptions options = TreeOptions::Sherman();
   options.hierarchical = false;

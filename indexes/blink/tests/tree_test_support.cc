@@ -5,7 +5,7 @@
 #include "harness/util/random.h"
 #include "indexes/index_factory.h"
 
-namespace dmbench::indexes::testing {
+namespace dmbench::indexes::test_support {
 
 rdma::Topology FixtureTopology(uint32_t machines, uint32_t threads, uint32_t coroutines) {
   rdma::Topology topology;
@@ -23,8 +23,8 @@ TreeFixture MakeFixture(const TreeOptions& options, uint32_t machines, uint32_t 
                         uint32_t coroutines, uint64_t seed, const rdma::sim::NicProfile* profile) {
   const rdma::Topology topology = FixtureTopology(machines, threads, coroutines);
   TreeFixture fixture;
-  fixture.cluster = rdma::sim::testing::MakeCluster(
-      topology, profile != nullptr ? *profile : rdma::sim::testing::DefaultProfile(), seed);
+  fixture.cluster = rdma::sim::test_support::MakeCluster(
+      topology, profile != nullptr ? *profile : rdma::sim::test_support::DefaultProfile(), seed);
   fixture.tree = MakeBLinkTree(options, fixture.cluster->shape(), seed);
   return fixture;
 }
@@ -129,4 +129,4 @@ std::string ConfigErrorOf(const TreeOptions& options, const rdma::ClusterShape& 
   return "accepted";
 }
 
-}  // namespace dmbench::indexes::testing
+}  // namespace dmbench::indexes::test_support

@@ -12,7 +12,7 @@
 #include "indexes/blink/blink_tree.h"
 #include "indexes/common/consistency_checker.h"
 
-namespace dmbench::indexes::testing {
+namespace dmbench::indexes::test_support {
 
 // Every consistency scheme, for tests that run over all of them.
 inline constexpr Consistency kAllSchemes[] = {Consistency::kCrc, Consistency::kNodeVersions,
@@ -81,4 +81,4 @@ std::string Describe(const ConsistencyReport& report);
 // "accepted" when it is made.
 std::string ConfigErrorOf(const TreeOptions& options, const rdma::ClusterShape& shape);
 
-}  // namespace dmbench::indexes::testing
+}  // namespace dmbench::indexes::test_support

@@ -24,7 +24,7 @@ constexpr rdma::GlobalAddress kNode = rdma::GlobalAddress::Host(0, 4 << 20);
 // `limit_ns`. Returns the waiter's error, or "acquired after N failed CAS".
 std::string WaitForLock(uint64_t hold_ns, uint64_t limit_ns, LockPlacement placement, bool masked) {
   TreeOptions options = TreeOptions::FgPlus();
-  testing::TreeFixture fixture = testing::MakeFixture(options, 2, 1, 1, 7);
+  test_support::TreeFixture fixture = test_support::MakeFixture(options, 2, 1, 1, 7);
   LockOptions lock_options = options.locks();
   lock_options.placement = placement;
   lock_options.on_chip = false;
@@ -79,7 +79,7 @@ TEST(GlobalLockTable, ReleasesByFaaWhereAFailingCasMayOverwriteAWrite) {
   uint64_t fetch_and_adds[2] = {};  // by `overwrites`; chunk allocation takes a few
   for (const bool overwrites : {false, true}) {
     const TreeOptions options = TreeOptions::Sherman();
-    testing::TreeFixture fixture = testing::MakeFixture(options, 1, 2, 2, 5);
+    test_support::TreeFixture fixture = test_support::MakeFixture(options, 1, 2, 2, 5);
     rdma::ClusterShape shape = fixture.cluster->shape();
     shape.failed_cas_may_overwrite_writes = overwrites;
     const LockOptions locks = ForFabric(options.locks(), shape);
@@ -93,7 +93,7 @@ TEST(GlobalLockTable, ReleasesByFaaWhereAFailingCasMayOverwriteAWrite) {
 
     // The tree releases the same way, and every lock is free afterwards.
     const std::unique_ptr<BLinkTree> tree = MakeBLinkTree(options, shape, 5);
-    testing::Bulkload(*fixture.cluster, *tree, 300, 3, 0.8, nullptr);
+    test_support::Bulkload(*fixture.cluster, *tree, 300, 3, 0.8, nullptr);
     rdma::OpStats verbs;
     fixture.cluster->Run([&](rdma::Client& client) {
       IndexOpStats stats;

@@ -25,11 +25,11 @@ struct HandOff {
 // each waiter holds the lock briefly and releases in turn.
 HandOff Measure(uint32_t threads, uint32_t coroutines, double spinner_ns,
                 LocalWaitOrder order = LocalWaitOrder::kFifo) {
-  rdma::sim::NicProfile profile = rdma::sim::testing::DefaultProfile();
+  rdma::sim::NicProfile profile = rdma::sim::test_support::DefaultProfile();
   profile.cpu_lock_spinner_ns = spinner_ns;
-  rdma::Topology topology = rdma::sim::testing::SmallTopology(1, 1, coroutines);
+  rdma::Topology topology = rdma::sim::test_support::SmallTopology(1, 1, coroutines);
   topology.threads_per_compute_server = threads;
-  auto cluster = rdma::sim::testing::MakeCluster(topology, profile);
+  auto cluster = rdma::sim::test_support::MakeCluster(topology, profile);
   LocalLockTable table(order);
   HandOff result;
   uint64_t released_at = 0;
@@ -89,7 +89,8 @@ TEST(LocalLockTable, SpinnersAreThreadsNotCoroutines) {
 // taken meanwhile is a lock of its own.
 TEST(LocalLockTable, AFreedLockStartsAfresh) {
   constexpr uint64_t kOther = 8;
-  auto cluster = rdma::sim::testing::MakeCluster(rdma::sim::testing::SmallTopology(1, 1, 4));
+  auto cluster =
+      rdma::sim::test_support::MakeCluster(rdma::sim::test_support::SmallTopology(1, 1, 4));
   LocalLockTable table;
   std::vector<bool> handed_over(4);
   bool may_hand_over_again = false;

@@ -14,8 +14,8 @@
 namespace dmbench::rdma::sim {
 namespace {
 
-using testing::MakeCluster;
-using testing::SmallTopology;
+using test_support::MakeCluster;
+using test_support::SmallTopology;
 
 constexpr uint64_t kNodeOffset = 1 << 20;
 constexpr uint64_t kAreaOffset = 2 << 20;

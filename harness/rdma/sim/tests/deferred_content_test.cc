@@ -13,8 +13,8 @@
 namespace dmbench::rdma::sim {
 namespace {
 
-using testing::MakeCluster;
-using testing::SmallTopology;
+using test_support::MakeCluster;
+using test_support::SmallTopology;
 
 constexpr uint32_t kNodeBlockBytes = 1024;
 constexpr uint64_t kBase = 1 << 20;

@@ -12,9 +12,9 @@
 namespace dmbench::rdma::sim {
 namespace {
 
-using testing::DefaultProfile;
-using testing::MakeCluster;
-using testing::SmallTopology;
+using test_support::DefaultProfile;
+using test_support::MakeCluster;
+using test_support::SmallTopology;
 
 // Few CAS and FAA words so that clients contend on them; a small data area so
 // that READs and WRITEs overlap and, with multi-line transfers, tear.

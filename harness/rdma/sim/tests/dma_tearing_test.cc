@@ -15,9 +15,9 @@
 namespace dmbench::rdma::sim {
 namespace {
 
-using testing::DefaultProfile;
-using testing::MakeCluster;
-using testing::SmallTopology;
+using test_support::DefaultProfile;
+using test_support::MakeCluster;
+using test_support::SmallTopology;
 
 constexpr uint32_t kBufferBytes = 1024;
 constexpr uint64_t kCacheline = 64;

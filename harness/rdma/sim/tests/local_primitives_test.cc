@@ -14,9 +14,9 @@
 namespace dmbench::rdma::sim {
 namespace {
 
-using testing::DefaultProfile;
-using testing::MakeCluster;
-using testing::SmallTopology;
+using test_support::DefaultProfile;
+using test_support::MakeCluster;
+using test_support::SmallTopology;
 
 // `compute_servers` x `threads` x `coroutines`, one memory server.
 Topology Shape(uint32_t compute_servers, uint32_t threads, uint32_t coroutines) {
@@ -257,7 +257,7 @@ ChargeResult ChargeTwoCoroutines(const Topology& topology) {
 
 // A yield costs one completion-queue poll of the thread's CPU.
 uint64_t YieldNs() {
-  return static_cast<uint64_t>(testing::DefaultProfile().cpu_poll_completion_ns);
+  return static_cast<uint64_t>(test_support::DefaultProfile().cpu_poll_completion_ns);
 }
 
 TEST(ChargeCpu, SerializesTheCoroutinesOfOneThread) {

@@ -19,7 +19,7 @@
 namespace dmbench::rdma::sim {
 namespace {
 
-using testing::DefaultProfile;
+using test_support::DefaultProfile;
 
 TEST(ProcessingUnits, EveryUnitServesSomeQueuePairOfThePapersCluster) {
   std::set<uint32_t> used;
@@ -89,7 +89,7 @@ TEST(CpuWork, ChargesThePricesOfTheProfile) {
   profile.cpu_crc_ns_per_byte = 0.5;
   profile.cpu_key_generation_ns = 30;
   profile.cpu_index_cache_lookup_ns = 0;
-  auto cluster = testing::MakeCluster(testing::SmallTopology(1, 1, 1), profile);
+  auto cluster = test_support::MakeCluster(test_support::SmallTopology(1, 1, 1), profile);
   std::vector<uint64_t> elapsed;
   cluster->Run([&](Client& client) {
     const uint64_t start = client.NowNanoseconds();
@@ -113,12 +113,12 @@ TEST(Doorbells, ALaterRingThatArrivesFirstTakesTheFreeLock) {
   profile.doorbells_shared = 1;  // every QP on one locked register
   profile.cpu_doorbell_ns = 200;
   profile.cpu_doorbell_spinner_ns = 100;
-  Topology topology = testing::SmallTopology(1, 1, 1);
+  Topology topology = test_support::SmallTopology(1, 1, 1);
   topology.threads_per_compute_server = 2;
   constexpr uint64_t kBusyNs = 20'000;
   uint64_t alone_ns = 0;
   {
-    auto cluster = testing::MakeCluster(testing::SmallTopology(1, 1, 1), profile);
+    auto cluster = test_support::MakeCluster(test_support::SmallTopology(1, 1, 1), profile);
     cluster->Run([&](Client& client) {
       uint64_t word = 0;
       const uint64_t start = client.NowNanoseconds();
@@ -126,7 +126,7 @@ TEST(Doorbells, ALaterRingThatArrivesFirstTakesTheFreeLock) {
       alone_ns = client.NowNanoseconds() - start;
     });
   }
-  auto cluster = testing::MakeCluster(topology, profile);
+  auto cluster = test_support::MakeCluster(topology, profile);
   uint64_t quick_ns = 0;
   cluster->Run([&](Client& client) {
     uint64_t word = 0;

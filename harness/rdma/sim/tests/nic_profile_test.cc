@@ -17,7 +17,7 @@
 namespace dmbench::rdma::sim {
 namespace {
 
-using testing::NicProfilePath;
+using test_support::NicProfilePath;
 
 nlohmann::json ShippedProfile() { return ReadJsonFile(NicProfilePath("cx5-100g")); }
 

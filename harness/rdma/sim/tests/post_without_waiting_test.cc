@@ -13,8 +13,8 @@
 namespace dmbench::rdma::sim {
 namespace {
 
-using testing::MakeCluster;
-using testing::SmallTopology;
+using test_support::MakeCluster;
+using test_support::SmallTopology;
 
 constexpr GlobalAddress kTarget = GlobalAddress::Host(0, 1 << 20);
 

@@ -1,6 +1,6 @@
 #include "harness/rdma/sim/tests/sim_test_support.h"
 
-namespace dmbench::rdma::sim::testing {
+namespace dmbench::rdma::sim::test_support {
 
 std::string NicProfilePath(const std::string& name) {
   return std::string(DMBENCH_SOURCE_DIR) + "/configs/nic/" + name + ".json";
@@ -32,4 +32,4 @@ std::unique_ptr<SimCluster> MakeCluster(const Topology& topology, const NicProfi
   return std::make_unique<SimCluster>(topology, profile, options);
 }
 
-}  // namespace dmbench::rdma::sim::testing
+}  // namespace dmbench::rdma::sim::test_support

@@ -6,7 +6,7 @@
 
 #include "harness/rdma/sim/sim_cluster.h"
 
-namespace dmbench::rdma::sim::testing {
+namespace dmbench::rdma::sim::test_support {
 
 // The default profile, configs/nic/cx5-100g.json.
 NicProfile DefaultProfile();
@@ -22,4 +22,4 @@ std::unique_ptr<SimCluster> MakeCluster(const Topology& topology,
 std::unique_ptr<SimCluster> MakeCluster(const Topology& topology, const NicProfile& profile,
                                         const SimOptions& options);
 
-}  // namespace dmbench::rdma::sim::testing
+}  // namespace dmbench::rdma::sim::test_support

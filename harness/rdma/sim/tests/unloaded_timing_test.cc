@@ -10,13 +10,13 @@
 namespace dmbench::rdma::sim {
 namespace {
 
-using testing::DefaultProfile;
+using test_support::DefaultProfile;
 
 // What one client measures for one READ of `bytes` from memory server
 // `server`, alone on the fabric, in nanoseconds on its own clock.
 uint64_t MeasuredRead(const Topology& topology, const NicProfile& profile, uint16_t server,
                       uint32_t bytes) {
-  const auto cluster = testing::MakeCluster(topology, profile);
+  const auto cluster = test_support::MakeCluster(topology, profile);
   uint64_t took = 0;
   std::vector<uint8_t> buffer(bytes);
   cluster->Run([&](Client& client) {
@@ -41,9 +41,9 @@ TEST(UnloadedTiming, ReadMatchesTheSimulatedFabric) {
   for (const NicProfile& profile : {DefaultProfile(), jumbo}) {
     for (const uint32_t bytes : {8u, 1024u, 4096u, 4097u, 65536u}) {
       SCOPED_TRACE(::testing::Message() << bytes << " B, MTU " << profile.link_mtu_bytes);
-      ExpectSame(MeasuredRead(testing::SmallTopology(2, 1, 1), profile, 1, bytes),
+      ExpectSame(MeasuredRead(test_support::SmallTopology(2, 1, 1), profile, 1, bytes),
                  UnloadedReadTime(profile, bytes, ReadPath::kRemote));
-      Topology machines = testing::SmallTopology(2, 2, 1);
+      Topology machines = test_support::SmallTopology(2, 2, 1);
       machines.colocated = true;
       ExpectSame(MeasuredRead(machines, profile, 0, bytes),
                  UnloadedReadTime(profile, bytes, ReadPath::kLoopback));
@@ -59,7 +59,7 @@ TEST(UnloadedTiming, DefaultProfileMeetsItsRoundTripTarget) {
 }
 
 TEST(UnloadedTiming, PathsFollowTheMachines) {
-  Topology topology = testing::SmallTopology(2, 2, 1);
+  Topology topology = test_support::SmallTopology(2, 2, 1);
   EXPECT_EQ(PathOf(topology, 0, 0), ReadPath::kRemote);
   EXPECT_EQ(SlowestPath(topology), ReadPath::kRemote);
   topology.colocated = true;

@@ -9,8 +9,8 @@
 namespace dmbench::rdma::sim {
 namespace {
 
-using testing::MakeCluster;
-using testing::SmallTopology;
+using test_support::MakeCluster;
+using test_support::SmallTopology;
 
 constexpr uint64_t kWord = 1 << 20;
 
