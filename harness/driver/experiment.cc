@@ -76,8 +76,11 @@ std::vector<nlohmann::json> ReadSweep(JsonObjectReader& reader) {
   const std::string where = reader.FieldPath("sweep");
   if (!axes.is_object()) throw ConfigError(where + ": must be an object of path: [values]");
   for (const auto& [axis, values] : axes.items()) {
+    // The axis is the file's own key: quoted whole, a key of 100 kB made
+    // the message unreadable.
+    const std::string axis_path = where + "." + Printable(axis, 120);
     if (!values.is_array() || values.empty()) {
-      throw ConfigError(where + "." + axis + ": must be a non-empty list of values");
+      throw ConfigError(axis_path + ": must be a non-empty list of values");
     }
     std::vector<std::string> paths;
     for (size_t begin = 0;;) {
@@ -94,7 +97,7 @@ std::vector<nlohmann::json> ReadSweep(JsonObjectReader& reader) {
           next[axis] = value;
         } else {
           if (!value.is_array() || value.size() != paths.size()) {
-            throw ConfigError(where + "." + axis + ": each value must be a list of " +
+            throw ConfigError(axis_path + ": each value must be a list of " +
                               std::to_string(paths.size()) + " values, one per path; got " +
                               Printable(value.dump(), 80));
           }
@@ -206,7 +209,7 @@ Experiment LoadExperiment(const std::string& file, const std::vector<std::string
         try {
           base = SetPath(std::move(base), path, value);
         } catch (const ConfigError& error) {
-          throw ConfigError("paper_scale.set." + path + ": " + error.what());
+          throw ConfigError("paper_scale.set." + Printable(path, 120) + ": " + error.what());
         }
       }
     }

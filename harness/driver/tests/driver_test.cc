@@ -234,6 +234,25 @@ TEST(Experiment, LinkedSweepPathsTakeTheirValuesTogether) {
               std::string::npos)
         << error.what();
   }
+
+  // An axis named by 100 kB of the file is quoted cut short, in both refusals.
+  const std::string long_axis = "workload.theta,workload.keys" + std::string(100000, '{');
+  for (const nlohmann::json& values : {nlohmann::json::array(), nlohmann::json{{1}}}) {
+    nlohmann::json long_named = definition;
+    long_named["sweep"] = {{long_axis, values}};
+    try {
+      LoadExperiment(WriteTemp("linked_long.json", long_named), {});
+      ADD_FAILURE() << "a sweep with a bad axis was accepted";
+    } catch (const ConfigError& error) {
+      const std::string message = error.what();
+      EXPECT_LT(message.size(), 400u) << message.substr(0, 400);
+      EXPECT_NE(message.find("sweep.workload.theta,workload.keys{{{"), std::string::npos);
+      EXPECT_NE(message.find(values.empty() ? "must be a non-empty list of values"
+                                            : "each value must be a list of 2 values"),
+                std::string::npos)
+          << message.substr(0, 400);
+    }
+  }
 }
 
 // The figure registry's two fields: the name ae/run.sh knows, and the plot.
