@@ -76,6 +76,29 @@ const std::array<const char*, 16> kEdgeStrings = {"",
                                                   "\xc3\xa9\xff\xfe",
                                                   "two_level"};
 
+// value + step (±1), `value` a JSON integer, as the JSON number it is: an
+// integer where int64 or uint64 holds it, else the nearest double. Past the
+// ends of int64 and uint64 are the numbers a reader must refuse, and the
+// arithmetic that finds them must not overflow (a signed overflow is
+// undefined, and UBSan stops the campaign there).
+nlohmann::json IntegerNeighbour(const nlohmann::json& value, int step) {
+  if (value.is_number_unsigned()) {
+    const auto n = value.get<uint64_t>();
+    if (step > 0) {
+      return n == std::numeric_limits<uint64_t>::max() ? nlohmann::json(static_cast<double>(n) + 1)
+                                                       : nlohmann::json(n + 1);
+    }
+    return n == 0 ? nlohmann::json(int64_t{-1}) : nlohmann::json(n - 1);
+  }
+  const auto n = value.get<int64_t>();
+  if (step > 0) {
+    return n == std::numeric_limits<int64_t>::max() ? nlohmann::json(uint64_t{1} << 63)
+                                                    : nlohmann::json(n + 1);
+  }
+  return n == std::numeric_limits<int64_t>::min() ? nlohmann::json(static_cast<double>(n) - 1)
+                                                  : nlohmann::json(n - 1);
+}
+
 }  // namespace
 
 JsonMutator::Donors JsonMutator::CollectDonors(const std::vector<nlohmann::json>& documents) {
@@ -147,11 +170,9 @@ nlohmann::json JsonMutator::NearValue(const nlohmann::json& value) {
     const double number = value.get<double>();
     switch (Below(7)) {
       case 0:
-        return value.is_number_integer() ? nlohmann::json(value.get<int64_t>() + 1)
-                                         : nlohmann::json(number + 1);
+        return value.is_number_integer() ? IntegerNeighbour(value, +1) : nlohmann::json(number + 1);
       case 1:
-        return value.is_number_integer() ? nlohmann::json(value.get<int64_t>() - 1)
-                                         : nlohmann::json(number - 1);
+        return value.is_number_integer() ? IntegerNeighbour(value, -1) : nlohmann::json(number - 1);
       case 2:
         return number * 2;
       case 3:
