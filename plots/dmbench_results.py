@@ -251,6 +251,17 @@ def load_experiment(directory: Path | str) -> Experiment:
     return Experiment(directory, definition, tuple(points))
 
 
+def load_experiments(found: dict[str, Path]) -> tuple[dict[str, Experiment], dict[str, str]]:
+    """The experiments that load, and the error of each that does not."""
+    experiments, broken = {}, {}
+    for name, directory in found.items():
+        try:
+            experiments[name] = load_experiment(directory)
+        except ResultsError as error:
+            broken[name] = str(error)
+    return experiments, broken
+
+
 def discover(root: Path, prefix: str = "") -> dict[str, Path]:
     """Experiment name -> result directory, for every directory under `root`
     (one level) holding an experiment.json, except the model ablations'

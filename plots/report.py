@@ -29,184 +29,19 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import importlib
 import os
-import re
 import shlex
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import claims as claimlib
 import dmbench_results as dr
-import figure_drawing as fd
-import experiment_registry as registry
+from markdown_table import cell, table
+from report_ablation import Ablation, ablation_lines, ablation_summaries, ablations
+from report_figures import Drawn, draw_figures
 
 PROG = "report.py"
-ABLATION_DIR = dr.ABLATION_DIR
-ABLATION_FILE = "ABLATION.json"   # in each DIR/ablation/LABEL/: what was switched off
-MOVED_RELATIVE = 0.10             # ours changed by more than this: the claim moved
-
-
-# ------------------------------------------------------------- discovery
-
-def load_results(found: dict[str, Path]) -> tuple[dict[str, dr.Experiment], dict[str, str]]:
-    """The experiments that load, and the error of each that does not."""
-    experiments, broken = {}, {}
-    for name, directory in found.items():
-        try:
-            experiments[name] = dr.load_experiment(directory)
-        except dr.ResultsError as error:
-            broken[name] = str(error)
-    return experiments, broken
-
-
-def figure_of(experiment: dr.Experiment) -> str | None:
-    """"Figure 10" for "Figure 10 (§5.2.1)", else from a name like fig10-..."""
-    match = re.match(r"\s*(Figure|Table)\s*(\d+)", experiment.figure)
-    if match:
-        return f"{match.group(1)} {int(match.group(2))}"
-    match = re.match(r"(fig|table)0*(\d+)", experiment.name)
-    if match:
-        return f"{'Figure' if match.group(1) == 'fig' else 'Table'} {int(match.group(2))}"
-    return None
-
-
-# ----------------------------------------------------------- model ablation
-
-@dataclass
-class Ablation:
-    """One mechanism of the NIC model switched off: its description and the
-    claims checked on its results; `error` when either could not be read."""
-    directory: Path
-    label: str
-    mechanism: str = ""
-    switch: str = ""
-    description: str = ""
-    outcomes: list[claimlib.Outcome] = field(default_factory=list)
-    error: str = ""
-
-
-def ablations(root: Path, prefix: str, errors: list[str]) -> list[Ablation]:
-    """Every ROOT/ablation/LABEL/ directory, its claims evaluated like the
-    full model's; what cannot be read goes to `errors` as well."""
-    parent = root / ABLATION_DIR
-    if not parent.is_dir():
-        return []
-    found = []
-    for directory in sorted(entry for entry in parent.iterdir() if entry.is_dir()):
-        ablation = Ablation(directory, directory.name)
-        try:
-            description_file = directory / ABLATION_FILE
-            description = dr.read_json(description_file, "ablation description")
-            ablation.label = dr.require(description, "label", description_file, dr.STRING)
-            ablation.mechanism = dr.require(description, "mechanism", description_file,
-                                            dr.STRING)
-            ablation.switch = dr.require(description, "switch", description_file, dr.STRING)
-            ablation.description = description.get("description", "")
-            experiments = dr.discover(directory, prefix)
-            if not experiments:
-                raise dr.ResultsError(f"{directory}: no experiment results in this ablation")
-        except dr.ResultsError as error:
-            ablation.error = str(error)
-            errors.append(ablation.error)
-        else:
-            loaded, broken = load_results(experiments)
-            errors += broken.values()
-            ablation.outcomes = claimlib.evaluate(loaded, broken)
-            errors += [o.error for o in ablation.outcomes if o.error]
-        found.append(ablation)
-    return found
-
-
-def rerun(outcomes: list[claimlib.Outcome], ablation: Ablation
-          ) -> list[tuple[claimlib.Outcome, claimlib.Outcome]]:
-    """(full model, mechanism off) of each claim the ablation reran: an
-    ablation may rerun only the experiments its mechanism matters to."""
-    return [(full, off) for full, off in zip(outcomes, ablation.outcomes)
-            if off.verdict != claimlib.NOT_RUN]
-
-
-def moved(full: claimlib.Outcome, off: claimlib.Outcome) -> bool:
-    """Whether switching the mechanism off moved a claim the ablation reran:
-    its verdict or its ±25% status changed, or ours changed by more than
-    MOVED_RELATIVE."""
-    if (full.verdict, full.strict) != (off.verdict, off.strict):
-        return True
-    return (full.ours is not None and off.ours is not None
-            and abs(off.ours.value - full.ours.value) > MOVED_RELATIVE * abs(full.ours.value))
-
-
-# ---------------------------------------------------------------- figures
-
-@dataclass
-class Drawn:
-    key: str                      # "Figure 10"
-    experiments: list[dr.Experiment]
-    png: Path | None = None
-    error: str = ""
-
-
-@dataclass(frozen=True)
-class Plot:
-    script: str    # plots/SCRIPT.py, whose draw() makes the figure
-    output: str    # figures/OUTPUT.png; experiments with one output share a figure
-    options: dict  # the script's options that are not about inputs and outputs
-
-
-def plot_of(experiment: dr.Experiment) -> Plot | None:
-    """The plot an experiment file registers, None when it has none."""
-    spec = experiment.definition.get("plot")
-    if spec is None:
-        # Results older than the registry: the experiment file's plot today.
-        spec = registry.registered_plot(experiment.name)
-    if spec is None:
-        return None
-    where = f"{experiment.directory / 'experiment.json'} experiment.plot"
-    if not isinstance(spec, dict):
-        raise dr.ResultsError(f"{where}: should be an object {{script, output, options}}")
-    script = dr.require(spec, "script", where, dr.STRING)
-    output = spec.get("output", script)
-    options = spec.get("options", {})
-    if not isinstance(output, str) or not isinstance(options, dict):
-        raise dr.ResultsError(f"{where}: 'output' should be a string, 'options' an object")
-    if not (Path(__file__).parent / f"{script}.py").is_file():
-        raise dr.ResultsError(f"{where}: no plot script plots/{script}.py")
-    return Plot(script, output, options)
-
-
-def draw_figures(experiments: dict[str, dr.Experiment], directory: Path,
-                 errors: list[str]) -> list[Drawn]:
-    """One figure per plot output, from all experiments that register it,
-    drawn by the script they name (the report adds no drawing of its own)."""
-    groups: dict[str, tuple[Plot, list[dr.Experiment]]] = {}
-    for experiment in experiments.values():
-        try:
-            plot = plot_of(experiment)
-        except dr.ResultsError as error:
-            errors.append(str(error))
-            continue
-        if plot is not None:
-            groups.setdefault(plot.output, (plot, []))[1].append(experiment)
-    drawn = []
-    for output in sorted(groups, key=lambda o: min(
-            registry.ae_order(str(e.definition.get("ae", e.name))) for e in groups[o][1])):
-        plot, group = groups[output]
-        group = sorted(group, key=lambda e: e.name)
-        result = Drawn(figure_of(group[0]) or output, group)
-        module = importlib.import_module(plot.script)
-        args = argparse.Namespace(results=[str(e.directory) for e in group],
-                                  out=str(directory / output), **plot.options)
-        try:
-            figure = module.draw(group, args)
-            written = fd.save(figure, str(directory / output))
-            result.png = written[0]
-            for path in written:
-                print(f"wrote {path}")
-        except dr.ResultsError as error:
-            result.error = str(error)
-        drawn.append(result)
-    return drawn
 
 
 # -------------------------------------------------------------- summaries
@@ -293,30 +128,10 @@ def span(times: list[str]) -> str:
     return times[0] if times[0] == times[-1] else f"{times[0]} … {times[-1]}"
 
 
-# --------------------------------------------------------------- markdown
-
-def cell(text: str) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
-
-
-def table(header: list[str], rows: list[list[str]]) -> list[str]:
-    lines = ["| " + " | ".join(cell(h) for h in header) + " |",
-             "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
-    return lines
-
-
 CLAIMS_HEADER = ["ID", "Claim", "Figure", "Paper", "Ours", "Ours/paper (Δ for %)",
                  "Reproduced?", "Within ±25%?"]
 CALIBRATION_HEADER = ["ID", "Target", "Source", "Reference value", "Ours",
                       "Ours/target (Δ for %)", "Within tolerance?", "Reproduced?"]
-ABLATION_HEADER = ["Mechanism switched off", "Label", "Switch", "Claims rerun",
-                   "Within ±25% (off / full)", "Verdicts, mechanism off", "Verdicts, full model",
-                   "Claims moved"]
-MOVED_HEADER = ["ID", "Ours, full model", "Ours, mechanism off", "Paper",
-                "Verdict (full → off)", "Within ±25% (full → off)"]
-
-
 def claim_text(claim: claimlib.Claim) -> str:
     return claim.text + (f" — *{claim.note}*" if claim.note else "")
 
@@ -381,48 +196,6 @@ def smart_summary(smart: list[claimlib.Outcome]) -> str:
     return (f"SMART's claims on SMART-BT vs Sherman+ (its Fig. 12, another paper's prediction "
             f"set): {claimlib.strict_count(smart).within} of {len(smart)} within ±25%"
             f"{apart(smart)}; {claimlib.tally_text(smart)}.")
-
-
-def ablation_lines(outcomes: list[claimlib.Outcome], found: list[Ablation]) -> list[str]:
-    lines = ["## Model ablation", ""]
-    if not found:
-        return lines + [f"No model ablations: the results root has no `{ABLATION_DIR}/` "
-                        f"directory.", ""]
-    lines += [f"Each row is the results root `{ABLATION_DIR}/LABEL/`: the same experiments "
-              f"with one mechanism of the simulated NIC switched off ({ABLATION_FILE} says "
-              f"which), and the claims checked on it as above. The counts are over the claims "
-              f"the ablation reran (whose experiments it holds), with the mechanism off and "
-              f"with the full model. A claim moved when its verdict or its ±25% status changed "
-              f"or ours changed by more than {MOVED_RELATIVE:.0%}.", ""]
-    rows, sections = [], []
-    for ablation in found:
-        if ablation.error:
-            rows.append([ablation.mechanism or "error", f"`{ablation.label}`",
-                         f"`{ablation.switch}`" if ablation.switch else "", "error", "", "", "",
-                         ""])
-            sections += [f"### `{ablation.label}`", "", f"**Not evaluated:** {ablation.error}",
-                         ""]
-            continue
-        pairs = rerun(outcomes, ablation)
-        changes = [(full, off) for full, off in pairs if moved(full, off)]
-        offs, fulls = [off for _, off in pairs], [full for full, _ in pairs]
-        rows.append([ablation.mechanism, f"`{ablation.label}`", f"`{ablation.switch}`",
-                     f"{len(pairs)} of {len(outcomes)}",
-                     f"{claimlib.strict_count(offs).within} / "
-                     f"{claimlib.strict_count(fulls).within}",
-                     claimlib.tally_text(offs), claimlib.tally_text(fulls), str(len(changes))])
-        sections += [f"### {ablation.mechanism} off (`{ablation.label}`)", ""]
-        if ablation.description:
-            sections += [ablation.description, ""]
-        if not changes:
-            sections += ["No claim moved.", ""]
-            continue
-        sections += table(MOVED_HEADER, [
-            [full.claim.id, claimlib.our_value(full), claimlib.our_value(off),
-             claimlib.paper_value(full.claim), f"{full.verdict} → {off.verdict}",
-             f"{claimlib.strict_value(full)} → {claimlib.strict_value(off)}"]
-            for full, off in changes]) + [""]
-    return lines + table(ABLATION_HEADER, rows) + [""] + sections
 
 
 def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
@@ -568,13 +341,8 @@ def print_claims(outcomes: list[claimlib.Outcome], targets: list[claimlib.Outcom
             print(line(row))
     for text in summary_lines(outcomes, targets) + [smart_summary(smart)]:
         print(text.replace(" ([rules](#claims))", ""))
-    for ablation in ablated:
-        if not ablation.error:
-            pairs = rerun(outcomes, ablation)
-            print(f"ablation {ablation.label} ({ablation.mechanism} off): {len(pairs)} claims "
-                  f"rerun, {claimlib.strict_count([off for _, off in pairs]).within} within "
-                  f"±25% (full model {claimlib.strict_count([f for f, _ in pairs]).within}), "
-                  f"{sum(moved(full, off) for full, off in pairs)} moved")
+    for text in ablation_summaries(outcomes, ablated):
+        print(text)
 
 
 # --------------------------------------------------------------------- CLI
@@ -604,7 +372,7 @@ def main(argv=None) -> int:
               f"{args.prefix or ''}* subdirectory holds an experiment.json)", file=sys.stderr)
         return 1
 
-    experiments, broken = load_results(found)
+    experiments, broken = dr.load_experiments(found)
     errors: list[str] = list(broken.values())
     outcomes = claimlib.evaluate(experiments, broken)
     targets = claimlib.evaluate(experiments, broken, claimlib.CALIBRATION_TARGETS)

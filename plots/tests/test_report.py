@@ -26,7 +26,7 @@ PLOTS = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(PLOTS))
 import claims  # noqa: E402  (needs the path above)
 import dmbench_results as dr  # noqa: E402
-import report  # noqa: E402
+import report_ablation  # noqa: E402
 
 TIMEOUT_SECONDS = 120
 MIN_PNG_BYTES = 8 * 1024  # a drawn figure; an empty canvas is about 2 KB
@@ -395,9 +395,9 @@ class CalibrationSet(unittest.TestCase):
 
 
 def write_ablation(root: Path, label: str, mechanism: str, **fields) -> Path:
-    directory = root / report.ABLATION_DIR / label
+    directory = root / report_ablation.ABLATION_DIR / label
     directory.mkdir(parents=True)
-    fixtures.write_json(directory / report.ABLATION_FILE, dict(
+    fixtures.write_json(directory / report_ablation.ABLATION_FILE, dict(
         {"label": label, "mechanism": mechanism,
          "switch": f"backend.nic_overrides.{label}=false", "description": f"{mechanism}."},
         **fields))
@@ -476,22 +476,23 @@ class Ablations(unittest.TestCase):
         root = Path(self.tmp.name) / "malformed"
         shutil.copytree(self.root / "fig16", root / "fig16")
         directory = write_ablation(root, "broken", "something")
-        description = json.loads((directory / report.ABLATION_FILE).read_text())
+        description = json.loads((directory / report_ablation.ABLATION_FILE).read_text())
         del description["switch"]
-        fixtures.write_json(directory / report.ABLATION_FILE, description)
+        fixtures.write_json(directory / report_ablation.ABLATION_FILE, description)
         fixtures.fig16(directory)
         out = Path(self.tmp.name) / "malformed-report"
         run = run_report(root, out)
         self.assertEqual(run.returncode, 1)
-        self.assertIn(f"{directory / report.ABLATION_FILE}: missing field 'switch'", run.stderr)
+        self.assertIn(f"{directory / report_ablation.ABLATION_FILE}: missing field 'switch'",
+                      run.stderr)
         self.assertIn("**Not evaluated:**", (out / "REPORT.md").read_text(encoding="utf-8"))
 
     def test_discover_skips_the_ablation_directory(self):
         root = Path(self.tmp.name) / "stray"
         fixtures.fig16(root)
         # A sweep written into the ablations' directory itself by mistake.
-        shutil.copytree(self.root / "fig14", root / report.ABLATION_DIR)
-        self.assertEqual(report.dr.discover(root), {"fig16-hocl": root / "fig16"})
+        shutil.copytree(self.root / "fig14", root / report_ablation.ABLATION_DIR)
+        self.assertEqual(dr.discover(root), {"fig16-hocl": root / "fig16"})
 
 
 if __name__ == "__main__":

@@ -1,0 +1,144 @@
+"""Model ablations in the reproduction report (report.py): each directory
+DIR/ablation/LABEL/ is a results root run with one mechanism of the
+simulated NIC switched off, described by its ABLATION.json ({"label",
+"mechanism", "switch", "description"}); the claims are checked on it and
+what moved against the full model is shown."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import claims as claimlib
+import dmbench_results as dr
+from markdown_table import table
+
+ABLATION_DIR = dr.ABLATION_DIR
+ABLATION_FILE = "ABLATION.json"   # in each DIR/ablation/LABEL/: what was switched off
+MOVED_RELATIVE = 0.10             # ours changed by more than this: the claim moved
+
+ABLATION_HEADER = ["Mechanism switched off", "Label", "Switch", "Claims rerun",
+                   "Within ±25% (off / full)", "Verdicts, mechanism off", "Verdicts, full model",
+                   "Claims moved"]
+MOVED_HEADER = ["ID", "Ours, full model", "Ours, mechanism off", "Paper",
+                "Verdict (full → off)", "Within ±25% (full → off)"]
+
+
+@dataclass
+class Ablation:
+    """One mechanism of the NIC model switched off: its description and the
+    claims checked on its results; `error` when either could not be read."""
+    directory: Path
+    label: str
+    mechanism: str = ""
+    switch: str = ""
+    description: str = ""
+    outcomes: list[claimlib.Outcome] = field(default_factory=list)
+    error: str = ""
+
+
+def ablations(root: Path, prefix: str, errors: list[str]) -> list[Ablation]:
+    """Every ROOT/ablation/LABEL/ directory, its claims evaluated like the
+    full model's; what cannot be read goes to `errors` as well."""
+    parent = root / ABLATION_DIR
+    if not parent.is_dir():
+        return []
+    found = []
+    for directory in sorted(entry for entry in parent.iterdir() if entry.is_dir()):
+        ablation = Ablation(directory, directory.name)
+        try:
+            description_file = directory / ABLATION_FILE
+            description = dr.read_json(description_file, "ablation description")
+            ablation.label = dr.require(description, "label", description_file, dr.STRING)
+            ablation.mechanism = dr.require(description, "mechanism", description_file,
+                                            dr.STRING)
+            ablation.switch = dr.require(description, "switch", description_file, dr.STRING)
+            ablation.description = description.get("description", "")
+            experiments = dr.discover(directory, prefix)
+            if not experiments:
+                raise dr.ResultsError(f"{directory}: no experiment results in this ablation")
+        except dr.ResultsError as error:
+            ablation.error = str(error)
+            errors.append(ablation.error)
+        else:
+            loaded, broken = dr.load_experiments(experiments)
+            errors += broken.values()
+            ablation.outcomes = claimlib.evaluate(loaded, broken)
+            errors += [o.error for o in ablation.outcomes if o.error]
+        found.append(ablation)
+    return found
+
+
+def rerun(outcomes: list[claimlib.Outcome], ablation: Ablation
+          ) -> list[tuple[claimlib.Outcome, claimlib.Outcome]]:
+    """(full model, mechanism off) of each claim the ablation reran: an
+    ablation may rerun only the experiments its mechanism matters to."""
+    return [(full, off) for full, off in zip(outcomes, ablation.outcomes)
+            if off.verdict != claimlib.NOT_RUN]
+
+
+def moved(full: claimlib.Outcome, off: claimlib.Outcome) -> bool:
+    """Whether switching the mechanism off moved a claim the ablation reran:
+    its verdict or its ±25% status changed, or ours changed by more than
+    MOVED_RELATIVE."""
+    if (full.verdict, full.strict) != (off.verdict, off.strict):
+        return True
+    return (full.ours is not None and off.ours is not None
+            and abs(off.ours.value - full.ours.value) > MOVED_RELATIVE * abs(full.ours.value))
+
+
+def ablation_lines(outcomes: list[claimlib.Outcome], found: list[Ablation]) -> list[str]:
+    lines = ["## Model ablation", ""]
+    if not found:
+        return lines + [f"No model ablations: the results root has no `{ABLATION_DIR}/` "
+                        f"directory.", ""]
+    lines += [f"Each row is the results root `{ABLATION_DIR}/LABEL/`: the same experiments "
+              f"with one mechanism of the simulated NIC switched off ({ABLATION_FILE} says "
+              f"which), and the claims checked on it as above. The counts are over the claims "
+              f"the ablation reran (whose experiments it holds), with the mechanism off and "
+              f"with the full model. A claim moved when its verdict or its ±25% status changed "
+              f"or ours changed by more than {MOVED_RELATIVE:.0%}.", ""]
+    rows, sections = [], []
+    for ablation in found:
+        if ablation.error:
+            rows.append([ablation.mechanism or "error", f"`{ablation.label}`",
+                         f"`{ablation.switch}`" if ablation.switch else "", "error", "", "", "",
+                         ""])
+            sections += [f"### `{ablation.label}`", "", f"**Not evaluated:** {ablation.error}",
+                         ""]
+            continue
+        pairs = rerun(outcomes, ablation)
+        changes = [(full, off) for full, off in pairs if moved(full, off)]
+        offs, fulls = [off for _, off in pairs], [full for full, _ in pairs]
+        rows.append([ablation.mechanism, f"`{ablation.label}`", f"`{ablation.switch}`",
+                     f"{len(pairs)} of {len(outcomes)}",
+                     f"{claimlib.strict_count(offs).within} / "
+                     f"{claimlib.strict_count(fulls).within}",
+                     claimlib.tally_text(offs), claimlib.tally_text(fulls), str(len(changes))])
+        sections += [f"### {ablation.mechanism} off (`{ablation.label}`)", ""]
+        if ablation.description:
+            sections += [ablation.description, ""]
+        if not changes:
+            sections += ["No claim moved.", ""]
+            continue
+        sections += table(MOVED_HEADER, [
+            [full.claim.id, claimlib.our_value(full), claimlib.our_value(off),
+             claimlib.paper_value(full.claim), f"{full.verdict} → {off.verdict}",
+             f"{claimlib.strict_value(full)} → {claimlib.strict_value(off)}"]
+            for full, off in changes]) + [""]
+    return lines + table(ABLATION_HEADER, rows) + [""] + sections
+
+
+def ablation_summaries(outcomes: list[claimlib.Outcome], found: list[Ablation]) -> list[str]:
+    """A line per ablation that could be evaluated, for the claims printed on
+    standard output."""
+    lines = []
+    for ablation in found:
+        if not ablation.error:
+            pairs = rerun(outcomes, ablation)
+            lines.append(
+                f"ablation {ablation.label} ({ablation.mechanism} off): {len(pairs)} claims "
+                f"rerun, {claimlib.strict_count([off for _, off in pairs]).within} within "
+                f"±25% (full model {claimlib.strict_count([f for f, _ in pairs]).within}), "
+                f"{sum(moved(full, off) for full, off in pairs)} moved")
+    return lines
