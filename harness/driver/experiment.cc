@@ -209,7 +209,8 @@ Experiment LoadExperiment(const std::string& file, const std::vector<std::string
         try {
           base = SetPath(std::move(base), path, value);
         } catch (const ConfigError& error) {
-          throw ConfigError("paper_scale.set." + Printable(path, 120) + ": " + error.what());
+          // SetPath's message starts with the path, quoted cut short.
+          throw ConfigError(std::string("paper_scale.set: ") + error.what());
         }
       }
     }

@@ -362,6 +362,15 @@ TEST(Experiment, PaperScaleAppliesItsSetAndSweep) {
   bad["paper_scale"]["set"]["workload.keyz"] = 1;
   EXPECT_NE(message("typo.json", bad, ExperimentScale::kPaper).find("workload.keyz"),
             std::string::npos);
+  // A path through a field that is not an object is named once.
+  bad = definition;
+  bad["base"]["workload"] = 5;
+  bad["paper_scale"]["set"] = {{"workload.keys", 1000}};
+  const std::string through = message("through.json", bad, ExperimentScale::kPaper);
+  EXPECT_NE(through.find("paper_scale.set: workload.keys: workload is not an object"),
+            std::string::npos)
+      << through;
+  EXPECT_EQ(through.find("workload.keys"), through.rfind("workload.keys")) << through;
 }
 
 }  // namespace
