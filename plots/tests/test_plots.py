@@ -16,6 +16,7 @@ import unittest
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import fixture_model
 import fixtures
 import schema
 
@@ -207,9 +208,9 @@ class Histograms(unittest.TestCase):
     def test_fixture_buckets_match_the_harness(self):
         # log-linear: exact below 128, then 64 buckets per power of two;
         # [1296, 1311] ns is a latency bucket of a real `dmbench run` result.
-        self.assertEqual(fixtures.bucket_of(127), (127, 127))
-        self.assertEqual(fixtures.bucket_of(128), (128, 129))
-        self.assertEqual(fixtures.bucket_of(1300), (1296, 1311))
+        self.assertEqual(fixture_model.bucket_of(127), (127, 127))
+        self.assertEqual(fixture_model.bucket_of(128), (128, 129))
+        self.assertEqual(fixture_model.bucket_of(1300), (1296, 1311))
 
     def test_count_must_match_buckets(self):
         document = {"h": {"count": 5, "buckets": [[0, 0, 4]]}}

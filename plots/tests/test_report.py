@@ -20,6 +20,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
+import fixture_model
 import fixtures
 
 PLOTS = Path(__file__).resolve().parents[1]
@@ -203,9 +204,9 @@ class Report(unittest.TestCase):
             self.assertTrue(any(line.startswith(claim.id + " ") for line in lines), claim.id)
 
     def test_provenance(self):
-        self.assertIn(fixtures.TOOL["git_revision"], self.report)
+        self.assertIn(fixture_model.TOOL["git_revision"], self.report)
         self.assertIn("(clean tree)", self.report)
-        self.assertIn(fixtures.NIC_PROFILE["name"], self.report)
+        self.assertIn(fixture_model.NIC_PROFILE["name"], self.report)
         self.assertIn("2026-01-01T00:00:00Z", self.report)
         self.assertIn("`fixtures.paper_experiments`", self.report)
 

@@ -14,6 +14,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
+import fixture_model
 import fixtures
 
 SCRIPT = Path(__file__).resolve().parents[1] / "sim_speed_table.py"
@@ -30,7 +31,7 @@ def run(*args) -> subprocess.CompletedProcess:
 def write_point(folder: Path, mix: str, keys: int, peak: int, speed: float,
                 run_suffix: str = "") -> dict:
     config = fixtures.resolve({"workload": {"mix": mix, "keys": keys}})
-    result = fixtures.model_run(config)
+    result = fixture_model.model_run(config)
     result["wall_clock"].update({"peak_rss_bytes": peak, "wall_seconds": 30.0,
                                  "simulation_wall_seconds": 20.0,
                                  "index_operations_per_wall_second": speed})

@@ -14,6 +14,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
+import fixture_model
 import fixtures
 
 SCRIPT = Path(__file__).resolve().parents[1] / "soak_table.py"
@@ -27,7 +28,7 @@ def run(*args) -> subprocess.CompletedProcess:
 
 def write_point(out: Path, round_number: int, name: str, checked: int, peak: int,
                 examples: tuple[str, ...] = ()) -> None:
-    result = fixtures.model_run(fixtures.resolve({"run": {"verify": True}}))
+    result = fixture_model.model_run(fixtures.resolve({"run": {"verify": True}}))
     result["verify"] = {"enabled": True, "operations_checked": checked,
                         "violations": len(examples), "examples": list(examples)}
     result["wall_clock"].update({"peak_rss_bytes": peak, "wall_seconds": 2.5})
