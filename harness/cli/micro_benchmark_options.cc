@@ -67,6 +67,21 @@ rdma::Topology TopologyFrom(const po::variables_map& values, rdma::Topology topo
   return topology;
 }
 
+// The elements of list option `option`, each refused unless in [min, max],
+// the refusal calling each a `noun`.
+std::vector<uint32_t> BoundedList(const po::variables_map& values, const std::string& option,
+                                  uint32_t min, uint32_t max, const std::string& noun) {
+  std::vector<uint32_t> list;
+  for (uint64_t element : ParseUnsignedList(option, values[option].as<std::string>())) {
+    if (element < min || element > max) {
+      throw ConfigError("--" + option + ": each " + noun + " must be in [" + std::to_string(min) +
+                        ", " + std::to_string(max) + "]");
+    }
+    list.push_back(static_cast<uint32_t>(element));
+  }
+  return list;
+}
+
 std::vector<double> Thetas(const po::variables_map& values) {
   std::vector<double> thetas = ParseNumberList("thetas", values["thetas"].as<std::string>());
   for (double theta : thetas) {
@@ -206,11 +221,7 @@ std::optional<uint32_t> LatencyFrom(const po::variables_map& values) {
 micro::VerbBenchmarkConfig VerbConfigFrom(const po::variables_map& values) {
   micro::VerbBenchmarkConfig config;
   config.verbs = Verbs(values);
-  config.sizes.clear();
-  for (uint64_t size : ParseUnsignedList("sizes", values["sizes"].as<std::string>())) {
-    if (size < 1 || size > 4096) throw ConfigError("--sizes: each size must be in [1, 4096]");
-    config.sizes.push_back(static_cast<uint32_t>(size));
-  }
+  config.sizes = BoundedList(values, "sizes", 1, 4096, "size");
   config.inbound = Choose<bool>("direction", values["direction"].as<std::string>(),
                                 {{"inbound", true}, {"outbound", false}});
   const uint64_t depth = values["depth"].as<uint64_t>();
@@ -225,13 +236,8 @@ micro::VerbBenchmarkConfig VerbConfigFrom(const po::variables_map& values) {
 micro::AtomicBenchmarkConfig AtomicConfigFrom(const po::variables_map& values) {
   micro::AtomicBenchmarkConfig config;
   config.spaces = MemorySpaces(values);
-  config.address_counts.clear();
-  for (uint64_t count : ParseUnsignedList("addresses", values["addresses"].as<std::string>())) {
-    // On-chip memory holds 32768 words of 8 bytes.
-    if (count < 1 || count > 32768)
-      throw ConfigError("--addresses: each count must be in [1, 32768]");
-    config.address_counts.push_back(static_cast<uint32_t>(count));
-  }
+  // On-chip memory holds 32768 words of 8 bytes.
+  config.address_counts = BoundedList(values, "addresses", 1, 32768, "count");
   config.topology = TopologyFrom(values, config.topology);
   return config;
 }
@@ -280,19 +286,8 @@ micro::InterferenceBenchmarkConfig InterferenceConfigFrom(const po::variables_ma
 micro::ScaleUpBenchmarkConfig ScaleUpConfigFrom(const po::variables_map& values) {
   micro::ScaleUpBenchmarkConfig config;
   config.verbs = Verbs(values);
-  config.thread_counts.clear();
-  for (uint64_t threads :
-       ParseUnsignedList("thread-counts", values["thread-counts"].as<std::string>())) {
-    if (threads < 1 || threads > 4096) {
-      throw ConfigError("--thread-counts: each count must be in [1, 4096]");
-    }
-    config.thread_counts.push_back(static_cast<uint32_t>(threads));
-  }
-  config.depths.clear();
-  for (uint64_t depth : ParseUnsignedList("depths", values["depths"].as<std::string>())) {
-    if (depth < 1 || depth > 256) throw ConfigError("--depths: each depth must be in [1, 256]");
-    config.depths.push_back(static_cast<uint32_t>(depth));
-  }
+  config.thread_counts = BoundedList(values, "thread-counts", 1, 4096, "count");
+  config.depths = BoundedList(values, "depths", 1, 256, "depth");
   config.per_thread_doorbells =
       Choose<std::vector<bool>>("doorbells", values["doorbells"].as<std::string>(),
                                 {{"qp", {false}}, {"thread", {true}}, {"both", {false, true}}});
