@@ -102,10 +102,14 @@ def require(document: Any, path: str, source: Path | str, kind: str | None = Non
             raise ResultsError(f"{source}: missing field '{path}'")
         node = node[key]
     if kind is not None and not _KIND_TESTS[kind](node):
-        shown = json.dumps(node)
-        shown = shown if len(shown) <= 60 else shown[:57] + "..."
-        raise ResultsError(f"{source}: field '{path}' should be {kind}, got {shown}")
+        raise ResultsError(f"{source}: field '{path}' should be {kind}, got {_shown(node)}")
     return node
+
+
+def _shown(value: Any) -> str:
+    """`value` as JSON, cut short for a message."""
+    shown = json.dumps(value)
+    return shown if len(shown) <= 60 else shown[:57] + "..."
 
 
 @dataclass(frozen=True)
@@ -317,10 +321,15 @@ class MicroBenchmark:
         return require(self.document, path, self.source, kind)
 
     def points(self) -> list[dict]:
+        """The benchmark's points, each an object (its parameters and results)."""
         points = self.field("points", LIST)
         if not points:
             raise ResultsError(f"{self.source}: benchmark "
                                f"'{self.document.get('benchmark')}' has no points")
+        for number, point in enumerate(points):
+            if not _KIND_TESTS[OBJECT](point):
+                raise ResultsError(f"{self.source}: field 'points[{number}]' should be "
+                                   f"{OBJECT}, got {_shown(point)}")
         return points
 
     def point_field(self, number: int, path: str, kind: str | None = NUMBER) -> Any:

@@ -222,6 +222,15 @@ class Histograms(unittest.TestCase):
         with self.assertRaisesRegex(dr.ResultsError, r"h\.buckets\[1\]"):
             dr.Histogram.parse(document, "h", "test.json")
 
+    def test_micro_points_must_be_objects(self):
+        # A point that is not an object was iterated as one (fuzz seed 6).
+        benchmark = dr.MicroBenchmark({"benchmark": "verbs", "points": [{"mops": 1}, True]},
+                                      Path("micro.json"))
+        with self.assertRaisesRegex(dr.ResultsError,
+                                    r"micro.json: field 'points\[1\]' should be an object, "
+                                    r"got true"):
+            benchmark.points()
+
     def test_require_names_the_field_and_type(self):
         with self.assertRaisesRegex(dr.ResultsError, r"r.json: missing field 'a.b.c'"):
             dr.require({"a": {"b": {}}}, "a.b.c", "r.json")
