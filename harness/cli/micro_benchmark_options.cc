@@ -120,6 +120,15 @@ uint64_t KeySpace(const po::variables_map& values, uint32_t locks) {
   return key_space;
 }
 
+// The lock benchmarks' common options, in the order both read them: the
+// number of locks, the key space hashed to them, then the topology.
+template <typename LockBenchmarkConfig>
+void ReadLocksAndTopology(const po::variables_map& values, LockBenchmarkConfig& config) {
+  config.locks = Locks(values);
+  config.key_space = KeySpace(values, config.locks);
+  config.topology = TopologyFrom(values, config.topology);
+}
+
 }  // namespace
 
 po::options_description MicroBenchmarkOptions() {
@@ -250,9 +259,7 @@ micro::SpinlockBenchmarkConfig SpinlockConfigFrom(const po::variables_map& value
       {{"faa", {micro::LockRelease::kFetchAndAdd}},
        {"write", {micro::LockRelease::kWrite}},
        {"both", {micro::LockRelease::kFetchAndAdd, micro::LockRelease::kWrite}}});
-  config.locks = Locks(values);
-  config.key_space = KeySpace(values, config.locks);
-  config.topology = TopologyFrom(values, config.topology);
+  ReadLocksAndTopology(values, config);
   return config;
 }
 
@@ -266,9 +273,7 @@ micro::HoclBenchmarkConfig HoclConfigFrom(const po::variables_map& values) {
         UnsignedOption(values, "max-handovers", 1, 1024,
                        "the +Hierarchical step already measures no handover")));
   }
-  config.locks = Locks(values);
-  config.key_space = KeySpace(values, config.locks);
-  config.topology = TopologyFrom(values, config.topology);
+  ReadLocksAndTopology(values, config);
   return config;
 }
 
