@@ -18,6 +18,7 @@ import json
 import math
 import sys
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
@@ -322,6 +323,12 @@ class MicroBenchmark:
 
     def points(self) -> list[dict]:
         """The benchmark's points, each an object (its parameters and results)."""
+        return self._points
+
+    # Checked once: readers call point_field for every field of every point,
+    # and each call reads the points.
+    @cached_property
+    def _points(self) -> list[dict]:
         points = self.field("points", LIST)
         if not points:
             raise ResultsError(f"{self.source}: benchmark "
