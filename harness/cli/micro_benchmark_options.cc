@@ -1,5 +1,6 @@
 // The options of `dmbench micro` and each benchmark's config read from
-// them: every option's range and every refusal are here.
+// them, with the ranges and refusals of those options; micro_command.cc
+// checks the measurement window and --out.
 #include "harness/cli/micro_benchmark_options.h"
 
 #include <algorithm>
