@@ -4,6 +4,7 @@ shares and percentiles of histograms."""
 
 from __future__ import annotations
 
+import math
 from typing import Any, Callable
 
 import dmbench_results as dr

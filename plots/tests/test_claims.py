@@ -94,6 +94,16 @@ class Verdicts(unittest.TestCase):
         self.assertFalse(self.strict(claims.ABOVE, 50, 49.5))
         self.assertIsNone(self.strict(claims.COLLAPSE, None, 258))
 
+    def test_a_zero_denominator_is_an_error_not_a_crash(self):
+        # ratio() named math without importing it: a run with no throughput
+        # in a denominator stopped the whole report with a NameError.
+        claim = claims.Claim(id="t", figure="", section="§5", text="", paper=2.0, unit="x",
+                             kind=claims.FACTOR, needs=(),
+                             compute=lambda r: claims.access.ratio(1.0, 0.0, "FG+ / none"))
+        [outcome] = claims.evaluate({}, claims=[claim])
+        self.assertEqual(outcome.verdict, claims.ERROR)
+        self.assertIn("our value is nan (FG+ / none)", outcome.error)
+
     def test_claims_are_well_formed(self):
         ids = [c.id for c in claims.CLAIMS]
         self.assertEqual(len(ids), len(set(ids)))
