@@ -37,13 +37,14 @@ main=(
   libibverbs-dev librdmacm-dev
   python3 python3-matplotlib
 )
-# The Soft-RoCE VM of ae/softroce/vm.sh (and the kernel, below), and GNU
-# parallel for the test of ae/run.sh --sshlogin on this machine. No profile
+# The Soft-RoCE VM of ae/softroce/vm.sh (and the kernel, below), GNU
+# parallel for the test of ae/run.sh --sshlogin on this machine, and pyflakes
+# for the static check of the Python (test plots.pyflakes). No profile
 # installs clang-format (.clang-format's style): nothing run here uses it, and
 # it would add 40 MB of LLVM to the tests' download.
 test=(
   qemu-system-x86 busybox-static ibverbs-providers ibverbs-utils rdmacm-utils
-  iproute2 kmod cpio parallel
+  iproute2 kmod cpio parallel python3-pyflakes
 )
 # A real cluster node: the RDMA userspace (providers for the NIC, udev rules,
 # diagnostics) and ssh, ae/cluster/run.sh's default way to reach the hosts;

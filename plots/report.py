@@ -236,7 +236,7 @@ def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
     lines += ["## Provenance", "",
               f"* Results: `{args.results_root}` ({len(found)} experiments"
               + (f", directories starting with `{args.prefix}`" if args.prefix else "") + ")",
-              f"* Command that produced the results: "
+              "* Command that produced the results: "
               + (f"`{args.command}`" if args.command else "not given (pass --command)"),
               f"* Report written {now} by `{shlex.join([PROG] + sys.argv[1:])}`"]
     dirty = any("(dirty)" in r for r in revisions)

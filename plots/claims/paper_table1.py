@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Callable
-
 import dmbench_results as dr
 
 from .access import *  # noqa: F401,F403  (the helpers claims are written with)
