@@ -1,5 +1,6 @@
 """Reading results for the dmbench plot scripts: loading sweep results,
-histogram helpers, labels and provenance (drawing is figure_drawing.py's).
+histogram helpers and labels (microbenchmark documents are micro_results.py's,
+revisions and backends provenance.py's, drawing figure_drawing.py's).
 
 A plot script reads one or more result directories written by
 `dmbench sweep --experiment FILE --out DIR` (see results/SCHEMA.md):
@@ -18,7 +19,6 @@ import json
 import math
 import sys
 from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
@@ -102,15 +102,18 @@ def require(document: Any, path: str, source: Path | str, kind: str | None = Non
         if not isinstance(node, dict) or key not in node:
             raise ResultsError(f"{source}: missing field '{path}'")
         node = node[key]
-    if kind is not None and not _KIND_TESTS[kind](node):
-        raise ResultsError(f"{source}: field '{path}' should be {kind}, got {_shown(node)}")
+    if kind is not None:
+        check_kind(node, kind, source, path)
     return node
 
 
-def _shown(value: Any) -> str:
-    """`value` as JSON, cut short for a message."""
-    shown = json.dumps(value)
-    return shown if len(shown) <= 60 else shown[:57] + "..."
+def check_kind(value: Any, kind: str, source: Path | str, path: str) -> None:
+    """ResultsError naming `source` and the field at `path` when `value` is
+    not of `kind`, worded as require() words it."""
+    if not _KIND_TESTS[kind](value):
+        shown = json.dumps(value)
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        raise ResultsError(f"{source}: field '{path}' should be {kind}, got {shown}")
 
 
 @dataclass(frozen=True)
@@ -311,86 +314,6 @@ def run_points(experiments: Sequence[Experiment]) -> list[Point]:
     return points
 
 
-@dataclass(frozen=True)
-class MicroBenchmark:
-    """One entry of a micro document's `benchmarks`."""
-
-    document: dict
-    source: Path
-
-    def field(self, path: str, kind: str | None = NUMBER) -> Any:
-        return require(self.document, path, self.source, kind)
-
-    def points(self) -> list[dict]:
-        """The benchmark's points, each an object (its parameters and results)."""
-        return self._points
-
-    # Checked once: readers call point_field for every field of every point,
-    # and each call reads the points.
-    @cached_property
-    def _points(self) -> list[dict]:
-        points = self.field("points", LIST)
-        if not points:
-            raise ResultsError(f"{self.source}: benchmark "
-                               f"'{self.document.get('benchmark')}' has no points")
-        for number, point in enumerate(points):
-            if not _KIND_TESTS[OBJECT](point):
-                raise ResultsError(f"{self.source}: field 'points[{number}]' should be "
-                                   f"{OBJECT}, got {_shown(point)}")
-        return points
-
-    def point_field(self, number: int, path: str, kind: str | None = NUMBER) -> Any:
-        return require(self.points()[number], path, f"{self.source} points[{number}]", kind)
-
-
-def micro_points_by(benchmarks, series_field):
-    """Throughput and latency of micro points: series -> theta -> figures.
-
-    `series_field` names what tells the series apart ("release", "variant");
-    two points of one series at one theta are an error, not an overwrite.
-    """
-    points: dict[str, dict[float, dict]] = {}
-    for benchmark in benchmarks:
-        for number, _ in enumerate(benchmark.points()):
-            series = benchmark.point_field(number, series_field, STRING)
-            theta = benchmark.point_field(number, "theta")
-            if theta in points.setdefault(series, {}):
-                raise ResultsError(f"{benchmark.source}: two '{series}' points for Zipfian "
-                                   f"parameter {theta:g}")
-            points[series][theta] = {
-                "mops": benchmark.point_field(number, "mops"),
-                "p50": benchmark.point_field(number, "latency_us.p50"),
-                "p99": benchmark.point_field(number, "latency_us.p99"),
-            }
-    return points
-
-
-def micro_benchmarks(experiments: Sequence[Experiment], benchmark: str) -> list[MicroBenchmark]:
-    """Every `benchmark` run ("verbs", "spinlock", "hocl", ...) in the micro
-    documents of the experiments; at least one."""
-    found, seen = [], []
-    for experiment in experiments:
-        if not experiment.is_micro:
-            raise ResultsError(f"{experiment.directory}: '{experiment.name}' is not a "
-                               f"microbenchmark experiment; this figure plots 'dmbench micro "
-                               f"{benchmark}' results")
-        for point in experiment.points:
-            if require(point.result, "kind", point.source, STRING) != "micro":
-                raise ResultsError(f"{point.source}: field 'kind' should be \"micro\"")
-            for number, entry in enumerate(require(point.result, "benchmarks", point.source,
-                                                   LIST)):
-                name = require(entry, "benchmark", f"{point.source} benchmarks[{number}]",
-                               STRING)
-                seen.append(name)
-                if name == benchmark:
-                    found.append(MicroBenchmark(entry, point.source))
-    if not found:
-        sources = ", ".join(str(e.directory) for e in experiments)
-        raise ResultsError(f"{sources}: no '{benchmark}' benchmark in the micro results "
-                           f"(found: {', '.join(seen) or 'none'})")
-    return found
-
-
 def series_by_index(points: Sequence[Point],
                     position: Callable[[Point], Any]) -> Callable[[Point], str]:
     """How to name the series of a figure that compares indexes (Figs. 12-15):
@@ -511,50 +434,3 @@ def write_ops_histogram(point: Point, metric: str) -> Histogram:
                            f"operations completed; ran: {', '.join(sorted(ran)) or 'none'})")
     return merge_histograms([point.histogram(f"operations.by_op.{op}.{metric}")
                              for op in present])
-
-
-# ------------------------------------------------------------- provenance
-
-def backend_of(result: dict, source: Path | str) -> tuple[str, str]:
-    """What a result ran on: ("sim", its NIC profile's name) on the simulated
-    fabric, ("verbs", its RDMA devices) on a real cluster. A real cluster's
-    result has no NIC profile: `dmbench merge` lists each compute server's
-    backend under backend.compute_servers, one compute server's own result
-    names its device (results/SCHEMA.md)."""
-    backend = require(result, "backend", source, OBJECT)
-    if backend.get("type", "sim") != "verbs":
-        return "sim", require(result, "backend.nic_profile.name", source, STRING)
-    if "compute_servers" in backend:
-        servers = require(result, "backend.compute_servers", source, LIST)
-        devices = [require(server, "device", f"{source} backend.compute_servers[{number}]",
-                           STRING) for number, server in enumerate(servers)]
-    else:
-        devices = [require(result, "backend.device", source, STRING)]
-    return "verbs", ", ".join(ordered(devices))
-
-
-def backend_text(backends: Iterable[tuple[str, str]]) -> str:
-    """"simulated fabric, NIC profile cx5-100g", "real RDMA cluster (verbs),
-    device mlx5_0", or both joined by " + " when the results mix them."""
-    backends = list(backends)
-    nics = ordered(name for kind, name in backends if kind == "sim")
-    devices = ordered(name for kind, name in backends if kind == "verbs")
-    parts = []
-    if nics:
-        parts.append(f"simulated fabric, NIC profile {', '.join(nics)}")
-    if devices:
-        parts.append(f"real RDMA cluster (verbs), device {', '.join(devices)}")
-    return " + ".join(parts) or "backend unknown"
-
-
-def provenance(experiments: Sequence[Experiment]) -> str:
-    """Where the numbers come from: experiments, source revision, backend."""
-    revisions, backends = [], []
-    for experiment in experiments:
-        for point in experiment.points:
-            revision = require(point.result, "tool.git_revision", point.source, STRING)
-            dirty = require(point.result, "tool.git_dirty", point.source, BOOLEAN)
-            revisions.append(revision[:10] + ("+dirty" if dirty else ""))
-            backends.append(backend_of(point.result, point.source))
-    names = ", ".join(ordered(e.name for e in experiments))
-    return f"dmbench {', '.join(ordered(revisions))} · {backend_text(backends)} · {names}"

@@ -12,6 +12,7 @@ and 99p latency (us, log scale), one colour per release.
 import sys
 
 import dmbench_results as dr
+import micro_results
 import figure_drawing as fd
 
 
@@ -20,8 +21,8 @@ RELEASE_SERIES = {"FAA (FG)": "FG", "WRITE (FG+)": "FG+"}
 
 
 def draw(experiments, args):
-    benchmarks = dr.micro_benchmarks(experiments, "spinlock")
-    releases = dr.micro_points_by(benchmarks, "release")  # release -> theta -> figures
+    benchmarks = micro_results.benchmarks(experiments, "spinlock")
+    releases = micro_results.points_by(benchmarks, "release")  # release -> theta -> figures
     thetas = sorted({theta for by_theta in releases.values() for theta in by_theta})
     categories = [f"{theta:g}" for theta in thetas]
     # Colour a release like the index that uses it.

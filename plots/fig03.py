@@ -12,6 +12,7 @@ throughput (Mops) against IO size (bytes, log scale), one line per direction
 import sys
 
 import dmbench_results as dr
+import micro_results
 import figure_drawing as fd
 import paper_marks
 
@@ -19,7 +20,7 @@ import paper_marks
 def draw(experiments, args):
     series: dict[str, dict[int, float]] = {}  # label -> io size -> Mops
     runs = []
-    for benchmark in dr.micro_benchmarks(experiments, "verbs"):
+    for benchmark in micro_results.benchmarks(experiments, "verbs"):
         direction = benchmark.field("direction", dr.STRING)
         for number, _ in enumerate(benchmark.points()):
             verb = benchmark.point_field(number, "verb", dr.STRING)

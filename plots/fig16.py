@@ -15,14 +15,15 @@ bar of that one) in crimson outline.
 import sys
 
 import dmbench_results as dr
+import micro_results
 import figure_drawing as fd
 import paper_marks
 
 
 def draw(experiments, args):
-    benchmarks = dr.micro_benchmarks(experiments, "hocl")
+    benchmarks = micro_results.benchmarks(experiments, "hocl")
     by_theta: dict[float, dict[str, dict]] = {}  # theta -> variant -> figures
-    for variant, thetas in dr.micro_points_by(benchmarks, "variant").items():
+    for variant, thetas in micro_results.points_by(benchmarks, "variant").items():
         for theta, figures in thetas.items():
             by_theta.setdefault(theta, {})[variant] = figures
 

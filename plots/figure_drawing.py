@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import dmbench_results as dr
+import provenance
 
 # One colour per series the paper names, so that a technique keeps its colour
 # across figures; Sherman is the last step of the breakdown (+2-Level Ver).
@@ -165,7 +166,7 @@ def finish(fig, title: str, experiments: Sequence[dr.Experiment],
     hide data), then lays the panels out."""
     # Wrapped to the figure's width (about 11 characters per inch at 11 pt).
     fig.suptitle(textwrap.fill(title, int(fig.get_figwidth() * 11)), fontsize=11)
-    fig.text(0.005, 0.005, dr.provenance(experiments), fontsize=6, color="gray",
+    fig.text(0.005, 0.005, provenance.caption(experiments), fontsize=6, color="gray",
              ha="left", va="bottom")
     bottom = 0.03
     if legend:

@@ -37,6 +37,8 @@ from pathlib import Path
 
 import claims as claimlib
 import dmbench_results as dr
+import micro_results
+import provenance
 from markdown_table import cell, table
 from report_ablation import Ablation, ablation_lines, ablation_summaries, ablations
 from report_figures import Drawn, draw_figures
@@ -67,14 +69,11 @@ MICRO_RESULTS = {"operations", "mops", "gigabytes_per_second", "latency_us", "si
 def micro_rows(experiment: dr.Experiment) -> list[list[str]]:
     rows = []
     for point in experiment.points:
-        for number, entry in enumerate(dr.require(point.result, "benchmarks", point.source,
-                                                  dr.LIST)):
-            benchmark = dr.MicroBenchmark(entry, point.source)
-            name = benchmark.field("benchmark", dr.STRING)
+        for benchmark in micro_results.entries(point):
             for index, values in enumerate(benchmark.points()):
                 parameters = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
                                        for k, v in values.items() if k not in MICRO_RESULTS)
-                rows.append([name, parameters,
+                rows.append([benchmark.name, parameters,
                              claimlib.number(benchmark.point_field(index, "mops")),
                              claimlib.number(benchmark.point_field(index, "latency_us.p50")),
                              claimlib.number(benchmark.point_field(index, "latency_us.p99"))])
@@ -90,18 +89,17 @@ def summary(experiment: dr.Experiment) -> tuple[list[str], list[list[str]]]:
 @dataclass
 class Provenance:
     revisions: list[str]
-    backends: list[tuple[str, str]]  # dr.backend_of() of each point, distinct
+    backends: list[tuple[str, str]]  # provenance.backend_of() of each point, distinct
     started: list[str]
     fallbacks: list[str]  # what a real cluster's NICs could not do
 
 
-def provenance(experiment: dr.Experiment) -> Provenance:
+def experiment_provenance(experiment: dr.Experiment) -> Provenance:
     revisions, backends, started, fallbacks = [], [], [], []
     for point in experiment.points:
-        revision = dr.require(point.result, "tool.git_revision", point.source, dr.STRING)
-        dirty = dr.require(point.result, "tool.git_dirty", point.source, dr.BOOLEAN)
+        revision, dirty = provenance.revision_of(point)
         revisions.append(revision + (" (dirty)" if dirty else ""))
-        backends.append(dr.backend_of(point.result, point.source))
+        backends.append(provenance.backend_of(point.result, point.source))
         if backends[-1][0] == "verbs":
             fallbacks += dr.require(point.result, "backend.fallbacks", point.source, dr.LIST)
         if not experiment.is_micro:  # micro documents carry no wall clock
@@ -210,7 +208,7 @@ def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
             continue
         experiment = experiments[name]
         try:
-            prov = provenance(experiment)
+            prov = experiment_provenance(experiment)
         except dr.ResultsError as error:
             errors.append(str(error))
             rows.append([name, str(experiment.directory), "error", "", "", ""])
@@ -245,7 +243,7 @@ def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
                  " (clean tree)"),
               (f"* NIC profile: {', '.join(n for _, n in dr.ordered(backends)) or 'unknown'}"
                " (simulated fabric)" if simulated_only else
-               f"* Backend: {dr.backend_text(backends)}"),
+               f"* Backend: {provenance.backend_text(backends)}"),
               f"* Runs started (wall_clock.started_at): {span(sorted(started))}"]
     if fallbacks:  # e.g. NICs without device memory for the on-chip lock table
         lines += [f"* Fallbacks of the real cluster: {'; '.join(dr.ordered(fallbacks))}"]

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, Iterable, TextIO
 
 import dmbench_results as dr
+import micro_results
 
 PROG = "results_csv.py"
 OPS = ("overall", "insert", "update", "lookup", "delete", "range")
@@ -150,15 +151,10 @@ def run_row(point: dr.Point, experiment: dr.Experiment, results: str, ablation: 
 def micro_rows(experiment: dr.Experiment, results: str, ablation: str) -> list[dict]:
     rows = []
     for point in experiment.points:
-        for number_of, benchmark in enumerate(point.field("benchmarks", dr.LIST)):
-            where = f"{point.source} benchmarks[{number_of}]"
-            if not isinstance(benchmark, dict):
-                raise dr.ResultsError(f"{where}: a benchmark should be an object")
-            parameters = {f"benchmark.{key}": value for key, value in benchmark.items()
+        for number_of, benchmark in enumerate(micro_results.entries(point)):
+            parameters = {f"benchmark.{key}": value for key, value in benchmark.document.items()
                           if not isinstance(value, (list, dict))}
-            for measured in dr.require(benchmark, "points", where, dr.LIST):
-                if not isinstance(measured, dict):
-                    raise dr.ResultsError(f"{where} points: a point should be an object")
+            for measured in benchmark.points():
                 row = {"results": results, "ablation": ablation, "experiment": experiment.name,
                        "figure": experiment.figure, "point": point.name}
                 row.update(parameters)

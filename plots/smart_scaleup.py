@@ -16,6 +16,7 @@ points.
 import sys
 
 import dmbench_results as dr
+import micro_results
 import figure_drawing as fd
 import smart_reference
 
@@ -27,7 +28,7 @@ def collect(experiments):
     fig3: dict[tuple[str, str], dict[int, float]] = {}
     fig4: dict[int, dict[int, float]] = {}
     fig3_depths = set()
-    for benchmark in dr.micro_benchmarks(experiments, "scale-up"):
+    for benchmark in micro_results.benchmarks(experiments, "scale-up"):
         points = []
         for number, _ in enumerate(benchmark.points()):
             points.append((benchmark.point_field(number, "doorbells", dr.STRING),

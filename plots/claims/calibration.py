@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Callable
 
 import dmbench_results as dr
+import micro_results
 
 from .access import *  # noqa: F401,F403  (the helpers claims are written with)
 from .judging import *  # noqa: F401,F403
@@ -34,14 +35,14 @@ def is_calibration(claim: Claim) -> bool:
 
 
 def basics_points(results: Results, benchmark: str,
-                  test: Callable[[dr.MicroBenchmark, int], bool],
-                  what: str) -> list[tuple[dr.MicroBenchmark, int]]:
+                  test: Callable[[micro_results.MicroBenchmark, int], bool],
+                  what: str) -> list[tuple[micro_results.MicroBenchmark, int]]:
     """(benchmark, point number) of every `benchmark` point of
     calibration-basics that passes `test`; an error saying `what` was looked
     for when there is none. A point without a field the test reads is an
     error naming the file, the point and the field."""
     exp = experiment(results, CALIBRATION_BASICS)
-    found = [(entry, number) for entry in dr.micro_benchmarks([exp], benchmark)
+    found = [(entry, number) for entry in micro_results.benchmarks([exp], benchmark)
              for number, _ in enumerate(entry.points()) if test(entry, number)]
     if not found:
         raise dr.ResultsError(f"{exp.directory}: no '{benchmark}' point for {what} in "

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Callable
 
 import dmbench_results as dr
+import micro_results
 
 from .access import *  # noqa: F401,F403  (the helpers claims are written with)
 from .judging import *  # noqa: F401,F403
@@ -18,8 +19,8 @@ FIG02 = "fig02-rdma-locks"
 
 def fig02_faa(results: Results) -> tuple[dict, dict, float]:
     """FAA-release figures at Zipfian 0 and at the highest parameter."""
-    benchmarks = dr.micro_benchmarks([experiment(results, FIG02)], "spinlock")
-    releases = dr.micro_points_by(benchmarks, "release")
+    benchmarks = micro_results.benchmarks([experiment(results, FIG02)], "spinlock")
+    releases = micro_results.points_by(benchmarks, "release")
     faa = [release for release in releases if release.upper().startswith("FAA")]
     source = benchmarks[0].source
     if len(faa) != 1:
@@ -52,7 +53,7 @@ CLAIMS.add(id="fig02.collapse.p99", figure="Figure 2", section="§3.2.2",
 def fig03_small_writes(name: str) -> Callable[[Results], Measured]:
     def compute(results):
         lowest = math.inf
-        for benchmark in dr.micro_benchmarks([experiment(results, name)], "verbs"):
+        for benchmark in micro_results.benchmarks([experiment(results, name)], "verbs"):
             for number_, _ in enumerate(benchmark.points()):
                 if benchmark.point_field(number_, "io_bytes", dr.INTEGER) <= 128:
                     lowest = min(lowest, benchmark.point_field(number_, "mops"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Callable
 
 import dmbench_results as dr
+import micro_results
 
 from .access import *  # noqa: F401,F403  (the helpers claims are written with)
 from .judging import *  # noqa: F401,F403
@@ -22,8 +23,8 @@ NO_WAIT_QUEUES = "+Local (no queues)"
 def fig16_variants(results: Results, *also: str) -> tuple[dict[str, dict], float]:
     """The points at the highest Zipfian parameter, by variant: the paper's
     four bars and the variants named in `also` must be there."""
-    benchmarks = dr.micro_benchmarks([experiment(results, FIG16)], "hocl")
-    variants = dr.micro_points_by(benchmarks, "variant")
+    benchmarks = micro_results.benchmarks([experiment(results, FIG16)], "hocl")
+    variants = micro_results.points_by(benchmarks, "variant")
     theta = max(t for by_theta in variants.values() for t in by_theta)
     at_theta = {v: by_theta[theta] for v, by_theta in variants.items() if theta in by_theta}
     for needed in ("RDMA lock", "+On-Chip", "+Hierarchical", "+Handover") + also:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Callable
 
 import dmbench_results as dr
+import micro_results
 
 from .access import *  # noqa: F401,F403  (the helpers claims are written with)
 from .judging import *  # noqa: F401,F403
@@ -25,7 +26,7 @@ def scale_up(results: Results, name: str) -> dict[tuple[str, str, int, int], flo
     """{(policy, verb, threads, depth): Mops} of experiment `name`."""
     exp = experiment(results, name)
     found = {}
-    for entry in dr.micro_benchmarks([exp], "scale-up"):
+    for entry in micro_results.benchmarks([exp], "scale-up"):
         for number, _ in enumerate(entry.points()):
             found[(entry.point_field(number, "doorbells", dr.STRING),
                    entry.point_field(number, "verb", dr.STRING),

@@ -23,6 +23,7 @@ import schema
 PLOTS = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(PLOTS))
 import dmbench_results as dr  # noqa: E402  (needs the path above)
+import micro_results  # noqa: E402  (needs the path above)
 import figure_drawing as fd  # noqa: E402
 import workload_scale  # noqa: E402
 
@@ -224,7 +225,7 @@ class Histograms(unittest.TestCase):
 
     def test_micro_points_must_be_objects(self):
         # A point that is not an object was iterated as one (fuzz seed 6).
-        benchmark = dr.MicroBenchmark({"benchmark": "verbs", "points": [{"mops": 1}, True]},
+        benchmark = micro_results.MicroBenchmark({"benchmark": "verbs", "points": [{"mops": 1}, True]},
                                       Path("micro.json"))
         with self.assertRaisesRegex(dr.ResultsError,
                                     r"micro.json: field 'points\[1\]' should be an object, "

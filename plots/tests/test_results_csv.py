@@ -145,6 +145,19 @@ class ResultsCsv(unittest.TestCase):
         self.assertIn(point, process.stderr)
         self.assertIn("missing field 'config", process.stderr)
 
+    def test_a_micro_benchmark_without_points_is_refused(self):
+        # The table read micro documents its own way and wrote no row for an
+        # empty `points`, where the figures and the report refuse it.
+        broken = Path(self.tmp.name) / "no-micro-points"
+        shutil.copytree(self.directories["fig16-hocl"], broken / "fig16-hocl")
+        micro = broken / "fig16-hocl" / "micro.json"
+        document = json.loads(micro.read_text())
+        document["benchmarks"][0]["points"] = []
+        micro.write_text(json.dumps(document))
+        process = run(broken, "--micro-out", Path(self.tmp.name) / "no-points.csv")
+        self.assertEqual(process.returncode, 1)
+        self.assertIn(f"{micro} benchmarks[0]: benchmark 'hocl' has no points", process.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()
