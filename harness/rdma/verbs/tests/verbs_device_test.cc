@@ -10,10 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <cstdlib>
-#include <cstring>
 #include <iostream>
-#include <memory>
 #include <thread>
 #include <vector>
 
@@ -22,79 +19,13 @@
 #include "harness/rdma/errors.h"
 #include "harness/rdma/memory_layout.h"
 #include "harness/rdma/verbs/memory_server.h"
+#include "harness/rdma/verbs/tests/verbs_device_fixture.h"
 #include "harness/rdma/verbs/verbs_cluster.h"
 
 namespace dmbench::rdma::verbs {
 namespace {
 
-std::vector<std::string> TestAddresses() {
-  const char* variable = std::getenv("DMBENCH_TEST_RDMA_ADDRESSES");
-  const std::string text = variable != nullptr ? variable : "10.0.0.1,10.0.0.2";
-  std::vector<std::string> addresses;
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t comma = text.find(',', start);
-    addresses.push_back(text.substr(start, comma - start));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return addresses;
-}
-
-// A memory server serving on a thread of this process.
-class ServedMemory {
- public:
-  explicit ServedMemory(const std::string& address) {
-    ServeOptions options;
-    options.listen = address + ":0";
-    options.host_memory_mib = 16;
-    server_ = std::make_unique<MemoryServer>(options);
-    endpoint_ = address + ":" + std::to_string(server_->port());
-    thread_ = std::thread([this] { server_->Serve(stop_, nullptr); });
-  }
-  ~ServedMemory() { Stop(); }
-  // Stops serving and closes every connection, as a killed server would.
-  void Stop() {
-    stop_.store(true);
-    if (thread_.joinable()) thread_.join();
-    server_.reset();
-  }
-  MemoryServer& server() { return *server_; }
-  const std::string& endpoint() const { return endpoint_; }
-
- private:
-  std::unique_ptr<MemoryServer> server_;
-  std::string endpoint_;
-  std::atomic<bool> stop_{false};
-  std::thread thread_;
-};
-
-class VerbsDevice : public ::testing::Test {
- protected:
-  void SetUp() override {
-    for (const std::string& address : TestAddresses()) {
-      servers_.push_back(std::make_unique<ServedMemory>(address));
-    }
-    topology_.memory_servers = static_cast<uint32_t>(servers_.size());
-    topology_.compute_servers = 1;
-    topology_.colocated = false;
-    topology_.threads_per_compute_server = 2;
-    topology_.coroutines_per_thread = 3;
-    topology_.host_memory_mib = 16;
-    topology_.chunk_mib = 1;
-  }
-  VerbsOptions Options(uint32_t compute_server = 0) const {
-    VerbsOptions options;
-    for (const auto& server : servers_) options.memory_servers.push_back(server->endpoint());
-    options.compute_server = compute_server;
-    options.connect_timeout_ms = 3000;
-    options.completion_timeout_ms = 5000;
-    return options;
-  }
-
-  std::vector<std::unique_ptr<ServedMemory>> servers_;
-  Topology topology_;
-};
+using test_support::VerbsDevice;
 
 TEST_F(VerbsDevice, VerbsBatchesAndAtomicsDoWhatTheySay) {
   VerbsCluster cluster(topology_, Options());
@@ -308,67 +239,6 @@ TEST_F(VerbsDevice, ALockReleaseSurvivesFailingCasAsTheMemoryServerSays) {
                              << (writes_back ? "FAA" : "WRITE");
 }
 
-TEST_F(VerbsDevice, ACompletionErrorNamesTheVerbAndTheStatus) {
-  VerbsCluster cluster(topology_, Options());
-  servers_[0]->server().RevokeRegistrations();
-  try {
-    cluster.RunClients([&](Client& client) {
-      uint64_t value = 0;
-      client.Read(GlobalAddress::Host(0, MemoryLayout::kIndexAreaOffset), &value, 8);
-    });
-    FAIL() << "a READ of deregistered memory succeeded";
-  } catch (const VerbError& error) {
-    const std::string text = error.what();
-    std::cout << "the error: " << text << "\n";  // the message users see, in the test log
-    EXPECT_NE(text.find("RDMA READ to memory server 0 (" + servers_[0]->endpoint() + ") failed"),
-              std::string::npos)
-        << text;
-    EXPECT_NE(text.find("IBV_WC_"), std::string::npos) << text;
-  }
-  // The cluster is broken now, and says so instead of trying again.
-  EXPECT_THROW(cluster.RunClients([](Client&) {}), VerbError);
-}
-
-TEST_F(VerbsDevice, AMemoryServerThatDiesAbortsTheRunWithItsName) {
-  VerbsCluster cluster(topology_, Options());
-  const auto start = std::chrono::steady_clock::now();
-  std::thread killer([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    servers_.back()->Stop();
-  });
-  try {
-    cluster.RunClients([&](Client& client) {
-      const auto last = static_cast<uint16_t>(cluster.shape().memory_servers - 1);
-      for (;;) {
-        uint64_t value = 0;
-        client.Read(GlobalAddress::Host(last, MemoryLayout::kIndexAreaOffset), &value, 8);
-      }
-    });
-    ADD_FAILURE() << "the run went on without its memory server";
-  } catch (const VerbError& error) {
-    const std::string text = error.what();
-    std::cout << "the error: " << text << "\n";
-    EXPECT_NE(text.find("memory server " + std::to_string(servers_.size() - 1)), std::string::npos)
-        << text;
-  }
-  killer.join();
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
-}
-
-TEST_F(VerbsDevice, NobodyListeningIsAClearConnectionError) {
-  VerbsOptions options = Options();
-  options.memory_servers[0] = TestAddresses()[0] + ":1";
-  options.connect_timeout_ms = 1000;
-  try {
-    VerbsCluster cluster(topology_, options);
-    FAIL() << "connected to a port nobody listens on";
-  } catch (const VerbError& error) {
-    EXPECT_NE(std::string(error.what()).find("memory server 0 (" + options.memory_servers[0] + ")"),
-              std::string::npos)
-        << error.what();
-  }
-}
-
 TEST_F(VerbsDevice, BarrierWaitsForEveryComputeServerAndBoundsItsSkew) {
   topology_.compute_servers = 2;
   topology_.threads_per_compute_server = 1;
@@ -388,21 +258,6 @@ TEST_F(VerbsDevice, BarrierWaitsForEveryComputeServerAndBoundsItsSkew) {
                              : passages[1].released_ns - passages[0].released_ns;
     EXPECT_LE(gap, std::max(passages[0].uncertainty_ns, passages[1].uncertainty_ns))
         << "phase " << phase;
-  }
-}
-
-TEST_F(VerbsDevice, ABarrierNobodyElseReachesTimesOutByName) {
-  topology_.compute_servers = 2;
-  VerbsOptions options = Options(0);
-  options.barrier_timeout_ms = 300;
-  VerbsCluster cluster(topology_, options);
-  try {
-    cluster.Barrier(1, "bulkload done");
-    FAIL() << "a barrier of two passed with one";
-  } catch (const VerbError& error) {
-    EXPECT_NE(std::string(error.what()).find("barrier 'bulkload done': 1 of 2 compute servers"),
-              std::string::npos)
-        << error.what();
   }
 }
 
