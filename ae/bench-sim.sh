@@ -147,6 +147,7 @@ if (( counting )); then
   # machines. A glibc.malloc.hugetlb tunable keeps dmbench from re-executing
   # itself to ask for huge pages (harness/util/huge_page_heap.h), which
   # would leave callgrind; under valgrind its malloc is valgrind's anyway.
+  # shellcheck disable=SC2054  # the commas are valgrind's cache geometry
   counter=(env "GLIBC_TUNABLES=${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.hugetlb=0"
            valgrind --tool=callgrind --cache-sim=yes --I1=32768,8,64 --D1=32768,8,64
            --LL=33554432,16,64 --branch-sim=yes "--toggle-collect=*SimulateMeasuredRun*")

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the ae/ scripts that run dmbench on this machine, from the
 # checkout's root: unless DMBENCH already names a binary, installs the
 # packages of ae/setup.sh's profile $setup_profile (default main), builds the

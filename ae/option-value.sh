@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the ae/ scripts that parse options, from the checkout's root.
 #
 # option_value NAME WHAT "$@": with "$@" the script's arguments from an

@@ -39,12 +39,13 @@ main=(
 )
 # The Soft-RoCE VM of ae/softroce/vm.sh (and the kernel, below), GNU
 # parallel for the test of ae/run.sh --sshlogin on this machine, and pyflakes
-# for the static check of the Python (test plots.pyflakes). No profile
+# and shellcheck for the static checks of the Python and the shell scripts
+# (tests plots.pyflakes, ae.shellcheck). No profile
 # installs clang-format (.clang-format's style): nothing run here uses it, and
 # it would add 40 MB of LLVM to the tests' download.
 test=(
   qemu-system-x86 busybox-static ibverbs-providers ibverbs-utils rdmacm-utils
-  iproute2 kmod cpio parallel python3-pyflakes
+  iproute2 kmod cpio parallel python3-pyflakes shellcheck
 )
 # A real cluster node: the RDMA userspace (providers for the NIC, udev rules,
 # diagnostics) and ssh, ae/cluster/run.sh's default way to reach the hosts;

@@ -16,10 +16,10 @@ for preset in release asan; do
   cmake --preset "$preset" >/dev/null
   cmake --build --preset "$preset" -j "$jobs"
   echo "== $preset: test" >&2
-  # Tests that run no binary of ours (python-only) gain nothing from a
+  # Tests that run no binary of ours (label no-binary) gain nothing from a
   # sanitizer build: the release pass runs them.
   skip=()
-  [[ $preset == release ]] || skip=(-LE python-only)
+  [[ $preset == release ]] || skip=(-LE no-binary)
   ctest --preset "$preset" -j "$jobs" "${skip[@]}"
 done
 echo "== tsan: build (local backend)" >&2

@@ -1,6 +1,8 @@
+# shellcheck shell=sh
 # The guest half of ae/softroce/e2e_test.sh (busybox sh inside the Soft-RoCE
 # VM). DMBENCH, VERBS_DEVICE_TESTS, BASH and CONFIG are set by the host half; results and logs go to
 # $COLLECT. Every step runs even when an earlier one fails; the host checks.
+# shellcheck disable=SC3045  # busybox sh has ulimit -l
 ulimit -l unlimited 2>/dev/null || true
 export DMBENCH_TEST_RDMA_ADDRESSES="$DMBENCH_ADDR,$DMBENCH_ADDR2"
 
@@ -18,6 +20,7 @@ tail -3 "$COLLECT/verbs_device_tests.log"
 
 # One dmbench serve, two dmbench run (compute servers 0 and 1) and dmbench
 # merge, for index preset $1 on port $2.
+# shellcheck disable=SC2154  # run0 and run1 are set by its eval
 serve_run_merge() {
   index=$1
   port=$2
@@ -28,7 +31,7 @@ serve_run_merge() {
   sleep 1
   started=$(date +%s)
   for cs in 0 1; do
-    bounded "$DMBENCH" run --config "$CONFIG" --set index.preset=$index \
+    bounded "$DMBENCH" run --config "$CONFIG" --set index.preset="$index" \
       --memory-servers "$DMBENCH_ADDR:$port" --compute-server $cs --verify \
       --set backend.gid_index="$DMBENCH_GID_INDEX" --out "$index-cs$cs.json" \
       > "$COLLECT/$index-cs$cs.log" 2>&1 &

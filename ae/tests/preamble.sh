@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the ae/ shell tests, after `set -euo pipefail`, with the name
 # their output lines start with:
 #
@@ -8,6 +9,7 @@
 # "NAME test: FAIL: MESSAGE" to stderr and exits 1, and skip, which prints
 # "NAME test: skipped: MESSAGE" and exits 77 (CTest's SKIP_RETURN_CODE).
 test_name=$1
+# shellcheck disable=SC2034  # read by the tests that source this
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/dmbench-${test_name// /-}-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

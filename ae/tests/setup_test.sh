@@ -58,7 +58,8 @@ for args in main ""; do
   for p in cmake g++ libboost-context-dev libibverbs-dev librdmacm-dev python3-matplotlib; do
     has "$main" "$p" "main"
   done
-  for p in qemu-system-x86 busybox-static rdmacm-utils cpio rdma-core openssh-client clang-format; do
+  for p in qemu-system-x86 busybox-static rdmacm-utils cpio rdma-core openssh-client clang-format \
+           python3-pyflakes shellcheck; do
     lacks "$main" "$p" "main"
   done
 done
@@ -93,7 +94,7 @@ grep -q "^  apt-get update && apt-get install -y --no-install-recommends " <<<"$
 test=$(packages "$out")
 [[ -z "$(comm -23 <(echo "$main") <(echo "$test"))" ]] || fail "test lacks some of main's packages"
 for p in qemu-system-x86 busybox-static ibverbs-utils rdmacm-utils iproute2 kmod cpio rdma-core linux-perf \
-         valgrind; do
+         valgrind python3-pyflakes shellcheck; do
   has "$test" "$p" "test cluster"
 done
 [[ -z "$(uniq -d <<<"$test")" ]] || fail "a package is listed twice: $(uniq -d <<<"$test")"
