@@ -110,7 +110,7 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
     return windowed;
   };
 
-  const driver::SourceRevision revision = driver::CurrentRevision();
+  const driver::SourceRevision revision = driver::BuiltRevision();
   nlohmann::json results = {
       {"schema_version", driver::kResultSchemaVersion},
       {"kind", "micro"},

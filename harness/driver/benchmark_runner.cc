@@ -237,7 +237,7 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress,
     }
   }
 
-  const SourceRevision revision = CurrentRevision();
+  const SourceRevision revision = BuiltRevision();
   const nlohmann::json operations = total.ToJson(measured_seconds);
   const double wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

@@ -1,4 +1,6 @@
-// Which code produced a result: the source tree's git revision at run time.
+// Which code produced a result: the source revision this binary was built
+// from, recorded by the build (cmake/SourceRevision.cmake), not the tree's
+// state when the binary runs.
 #pragma once
 
 #include <string>
@@ -6,10 +8,11 @@
 namespace dmbench::driver {
 
 struct SourceRevision {
-  std::string commit = "unknown";  // no git, or not a checkout
-  bool dirty = false;              // uncommitted changes to tracked files
+  std::string commit = "unknown";  // no git, or not a checkout, when built
+  bool dirty = false;              // tracked files had uncommitted changes when built
 };
 
-SourceRevision CurrentRevision();
+// The revision compiled into this binary. Cheap and safe from any thread.
+SourceRevision BuiltRevision();
 
 }  // namespace dmbench::driver
