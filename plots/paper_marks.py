@@ -34,10 +34,12 @@ class Mark:
     claim: str               # the claim's id, for whoever reads the code
 
 
-def marks_for(experiments: Sequence[dr.Experiment]) -> list[claims.PaperMark]:
-    """The marks of every claim that needs one of these experiments; where
-    the paper states a number for a point and a factor also lands there,
-    the stated number wins (one mark per series, metric and point)."""
+def marks_for(experiments: Sequence[dr.Experiment]) -> list[tuple[claims.Claim,
+                                                                  claims.PaperMark]]:
+    """Each mark, with its claim, of every claim that needs one of these
+    experiments; where the paper states a number for a point and a factor
+    also lands there, the stated number wins (one mark per series, metric
+    and point)."""
     names = {experiment.name for experiment in experiments}
     found = [(claim, mark) for claim in claims.CLAIMS if names & set(claim.needs)
              for mark in claim.marks]
