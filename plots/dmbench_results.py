@@ -24,6 +24,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 SCHEMA_VERSION = 1
 ABLATION_DIR = "ablation"  # DIR/ablation/LABEL/: DIR run with one mechanism off
+SEEDS_DIR = "seeds"        # DIR/seeds/SEED/: DIR's experiments run again with another seed
 
 # Series names of the paper (§5.1.2, §5.2): index presets as the configs spell them.
 INDEX_LABELS = {"fgplus": "FG+", "sherman": "Sherman", "shermanplus": "Sherman+",
@@ -270,17 +271,28 @@ def load_experiments(found: dict[str, Path]) -> tuple[dict[str, Experiment], dic
     return experiments, broken
 
 
+def seed_directories(root: Path) -> list[Path]:
+    """ROOT/seeds/SEED/, in the order of their seeds; a directory whose name
+    is not a seed comes last, for the caller to refuse."""
+    parent = root / SEEDS_DIR
+    if not parent.is_dir():
+        return []
+    return sorted((entry for entry in parent.iterdir() if entry.is_dir()),
+                  key=lambda d: (not d.name.isdigit(), int(d.name) if d.name.isdigit() else 0,
+                                 d.name))
+
+
 def discover(root: Path, prefix: str = "") -> dict[str, Path]:
     """Experiment name -> result directory, for every directory under `root`
-    (one level) holding an experiment.json, except the model ablations'
-    directory (results roots of their own). Two directories with one
+    (one level) holding an experiment.json, except the directories of model
+    ablations and seed replicates (results roots of their own). Two directories with one
     experiment name are an error: which one the report shows would be a
     guess."""
     if not root.is_dir():
         raise ResultsError(f"{root}: results root not found")
     candidates = [root] if (root / "experiment.json").is_file() else []
     for entry in sorted(root.iterdir()):
-        if entry.name == ABLATION_DIR:
+        if entry.name in (ABLATION_DIR, SEEDS_DIR):
             continue
         try:
             if entry.name.startswith(prefix) and (entry / "experiment.json").is_file():

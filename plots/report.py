@@ -14,11 +14,11 @@ plots/SCRIPT.py's draw(), experiments with one output drawn together) into
 REPORT_DIR/figures/ (PNG and PDF), writes REPORT_DIR/REPORT.md and prints the
 claims table.
 
-Model ablations: each directory DIR/ablation/LABEL/ is a results root of
-its own (one directory per experiment, as DIR) run with one mechanism of
-the simulated NIC switched off, described by DIR/ablation/LABEL/ABLATION.json
-({"label", "mechanism", "switch", "description"}). The report checks the
-claims on each and shows what moved against the full model.
+Results roots beside DIR get sections of their own: model ablations,
+DIR/ablation/LABEL/, each run with one mechanism of the simulated NIC
+switched off (report_ablation.py), and seed replicates, DIR/seeds/SEED/,
+DIR's index experiments run again with another seed (report_seeds.py). The
+claims are checked on each and what moved is shown.
 
 Exit status 1 when any result is missing or malformed: the report is still
 written, with the failing cells marked "error" and every error listed (each
@@ -42,6 +42,7 @@ import provenance
 from markdown_table import cell, table
 from report_ablation import Ablation, ablation_lines, ablation_summaries, ablations
 from report_figures import Drawn, draw_figures
+from report_seeds import SeedReplicate, main_seed, replicates, seed_lines, seed_summary
 
 PROG = "report.py"
 
@@ -200,7 +201,7 @@ def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
                  found: dict[str, Path], drawn: list[Drawn],
                  outcomes: list[claimlib.Outcome], targets: list[claimlib.Outcome],
                  smart: list[claimlib.Outcome], ablated: list[Ablation],
-                 errors: list[str]) -> None:
+                 replicated: list[SeedReplicate], errors: list[str]) -> None:
     rows, revisions, backends, started, fallbacks = [], [], [], [], []
     for name in sorted(found):
         if name not in experiments:
@@ -292,6 +293,7 @@ def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
               "Judged by the rules above, counted apart from the Sherman paper's claims.", ""]
     lines += table(CLAIMS_HEADER, claim_rows(smart))
     lines += [""] + ablation_lines(outcomes, ablated)
+    lines += seed_lines(outcomes, main_seed(experiments), replicated)
     if errors:
         lines += ["## Errors", ""] + [f"* {cell(error)}" for error in dr.ordered(errors)]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -312,9 +314,10 @@ def experiment_section(experiment: dr.Experiment, errors: list[str]) -> list[str
 # ------------------------------------------------------------------ stdout
 
 def print_claims(outcomes: list[claimlib.Outcome], targets: list[claimlib.Outcome],
-                 smart: list[claimlib.Outcome], ablated: list[Ablation]) -> None:
-    """The calibration set, then the prediction set, then the summary as the
-    report's first lines and one line per model ablation."""
+                 smart: list[claimlib.Outcome], ablated: list[Ablation],
+                 replicated: list[SeedReplicate]) -> None:
+    """The claims by set, then the summary: the report's first lines, and a
+    line per model ablation and for the seed replicates."""
     calibration, prediction = split_sets(outcomes, targets)
     header = ("claim", "paper", "ours", "ours/paper", "verdict", "within ±25%")
     def row(o: claimlib.Outcome, verdict: str) -> tuple:
@@ -339,7 +342,7 @@ def print_claims(outcomes: list[claimlib.Outcome], targets: list[claimlib.Outcom
             print(line(row))
     for text in summary_lines(outcomes, targets) + [smart_summary(smart)]:
         print(text.replace(" ([rules](#claims))", ""))
-    for text in ablation_summaries(outcomes, ablated):
+    for text in ablation_summaries(outcomes, ablated) + seed_summary(outcomes, replicated):
         print(text)
 
 
@@ -377,6 +380,7 @@ def main(argv=None) -> int:
     smart = claimlib.evaluate(experiments, broken, claimlib.SMART_CLAIMS)
     errors += [o.error for o in outcomes + targets + smart if o.error]
     ablated = ablations(args.results_root, args.prefix, errors)
+    replicated = replicates(args.results_root, args.prefix, experiments, errors)
 
     try:
         args.out.mkdir(parents=True, exist_ok=True)
@@ -384,12 +388,12 @@ def main(argv=None) -> int:
         errors += [d.error for d in drawn if d.error]
         report = args.out / "REPORT.md"
         write_report(report, args, experiments, found, drawn, outcomes, targets, smart, ablated,
-                     errors)
+                     replicated, errors)
     except OSError as error:
         print(f"{PROG}: error: {error.filename}: {error.strerror}", file=sys.stderr)
         return 1
     print(f"wrote {report}")
-    print_claims(outcomes, targets, smart, ablated)
+    print_claims(outcomes, targets, smart, ablated, replicated)
     for error in dr.ordered(errors):
         print(f"{PROG}: error: {error}", file=sys.stderr)
     return 1 if errors else 0

@@ -11,7 +11,10 @@ field of its resolved config as a column (`config.index.preset`,
 `config.workload.theta`, ...), then throughput, latency percentiles, round
 trips and bytes per operation, overall and per operation type. The model
 ablations of a root (ROOT/ablation/LABEL/) are rows too, with their label in
-the `ablation` column (empty for the root's own points). Microbenchmark points
+the `ablation` column (empty for the root's own points), and so are its seed
+replicates (ROOT/seeds/SEED/, ae/seeds.sh), told apart from the root's own
+points by `config.run.seed`; a replicate's microbenchmarks, which take no
+seed, are left out. Microbenchmark points
 (`dmbench micro`) go to --micro-out, one row per measured point; without it
 they are left out, and the count left out is said on standard error.
 
@@ -172,18 +175,22 @@ def micro_rows(experiment: dr.Experiment, results: str, ablation: str) -> list[d
     return rows
 
 
-def roots(paths: Iterable[Path], prefix: str) -> list[tuple[str, str, Path]]:
-    """(results argument, ablation label, experiment directory) for every
-    experiment under the arguments, ablations after each root's own."""
+def roots(paths: Iterable[Path], prefix: str) -> list[tuple[str, str, Path, bool]]:
+    """(results argument, ablation label, experiment directory, whether it is
+    a seed replicate) for every experiment under the arguments: each root's
+    own, then its ablations, then its seed replicates."""
     found = []
     for path in paths:
         for directory in dr.discover(path, prefix).values():
-            found.append((str(path), "", directory))
+            found.append((str(path), "", directory, False))
         ablations = path / dr.ABLATION_DIR
         if ablations.is_dir():
             for label in sorted(p for p in ablations.iterdir() if p.is_dir()):
                 for directory in dr.discover(label, prefix).values():
-                    found.append((str(path), label.name, directory))
+                    found.append((str(path), label.name, directory, False))
+        for seed in dr.seed_directories(path):
+            for directory in dr.discover(seed, prefix).values():
+                found.append((str(path), "", directory, True))
     return found
 
 
@@ -223,10 +230,12 @@ def main(argv: list[str] | None = None) -> int:
         if not found:
             raise dr.ResultsError(f"{', '.join(map(str, args.results))}: no experiment results "
                                   "(no directory holding an experiment.json)")
-        for results, ablation, directory in found:
+        for results, ablation, directory, replicate in found:
             experiment = dr.load_experiment(directory)
             if experiment.is_micro:
-                micro.extend(micro_rows(experiment, results, ablation))
+                # A microbenchmark takes no seed: a replicate's is the root's again.
+                if not replicate:
+                    micro.extend(micro_rows(experiment, results, ablation))
             else:
                 run_rows.extend(run_row(point, experiment, results, ablation)
                                 for point in experiment.points)

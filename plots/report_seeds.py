@@ -1,0 +1,271 @@
+"""Seed replicates in the reproduction report (report.py): each directory
+DIR/seeds/SEED/ is a results root holding DIR's index experiments run again
+with run.seed = SEED (ae/seeds.sh), every other field as DIR ran it. The
+claims are checked at every seed, and the section shows how far each claim's
+value, verdict and ±25% status move with the seed alone: the seed draws the
+keys and with them which leaves, locks and memory servers the hottest keys
+fall on, so one seed's agreement with the paper may be luck. The paper's
+bars are averages of three or more runs; the mean over seeds is judged too.
+
+A seed directory holds index experiments only: a microbenchmark takes no
+seed, so one found there is left out and its claims count as not rerun.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from statistics import fmean
+
+import claims as claimlib
+import dmbench_results as dr
+from markdown_table import table
+
+SEEDS_DIR = dr.SEEDS_DIR
+
+SECTION_HEADING = "## Seed variation"
+CLAIMS_HEADING = "### Claims at every seed"
+SUMMARY_HEADER = ["Seed", "Results", "Claims rerun", "Within ±25%", "Verdicts"]
+CLAIM_HEADER_END = ["Mean", "Spread", "Within ±25% at", "Mean within ±25%?", "Verdicts",
+                    "Seed-dependent?"]
+JUDGED = (claimlib.YES, claimlib.PARTLY, claimlib.NO)
+
+
+@dataclass
+class SeedReplicate:
+    """The results root DIR/seeds/SEED/ and the claims checked on it;
+    `error` when it could not be read."""
+    directory: Path
+    seed: int | None = None
+    outcomes: list[claimlib.Outcome] = field(default_factory=list)
+    error: str = ""
+
+
+def first_difference(ours, theirs, path: str = "") -> str | None:
+    """The first field (a dotted path) where two configs differ, or None."""
+    if isinstance(ours, dict) and isinstance(theirs, dict):
+        for key in sorted(set(ours) | set(theirs)):
+            below = f"{path}.{key}" if path else key
+            if key not in ours or key not in theirs:
+                return below
+            found = first_difference(ours[key], theirs[key], below)
+            if found is not None:
+                return found
+        return None
+    return None if ours == theirs else path
+
+
+def check_replicate(experiments: dict[str, dr.Experiment], main: dict[str, dr.Experiment],
+                    seed: int) -> None:
+    """A replicate differs from the main results in its seed alone: every
+    point ran with the seed its directory names, and with the config of the
+    main results' point of the same name in every other field (a replicate of
+    another mode, say --quick beside --full, would otherwise pass for one)."""
+    for name, experiment in experiments.items():
+        if name not in main:
+            raise dr.ResultsError(f"{experiment.directory}: experiment '{name}' is not among "
+                                  f"the main results, so it replicates nothing")
+        main_points = {point.name: point for point in main[name].points}
+        for point in experiment.points:
+            ran = point.config("run.seed", dr.INTEGER)
+            if ran != seed:
+                raise dr.ResultsError(f"{point.source}: field 'config.run.seed' is {ran}, not "
+                                      f"the seed {seed} its directory "
+                                      f"{SEEDS_DIR}/{seed}/ names")
+            if point.name not in main_points:
+                raise dr.ResultsError(f"{point.source}: point '{point.name}' is not among the "
+                                      f"main results' points of '{name}'")
+            ours = dict(point.field("config", dr.OBJECT))
+            theirs = dict(main_points[point.name].field("config", dr.OBJECT))
+            ours["run"] = {k: v for k, v in ours.get("run", {}).items() if k != "seed"}
+            theirs["run"] = {k: v for k, v in theirs.get("run", {}).items() if k != "seed"}
+            differs = first_difference(ours, theirs)
+            if differs is not None:
+                raise dr.ResultsError(
+                    f"{point.source}: field 'config.{differs}' differs from "
+                    f"{main_points[point.name].source}: a seed replicate may differ from the "
+                    f"main results in its seed alone (run ae/seeds.sh with the mode the main "
+                    f"results were run in)")
+
+
+def replicates(root: Path, prefix: str, main: dict[str, dr.Experiment],
+               errors: list[str]) -> list[SeedReplicate]:
+    """Every ROOT/seeds/SEED/ directory in the order of its seed, checked
+    against the main results `main` and its claims evaluated like theirs;
+    what cannot be read goes to `errors` as well."""
+    found = []
+    for directory in dr.seed_directories(root):
+        replicate = SeedReplicate(directory)
+        try:
+            if not directory.name.isdigit():
+                raise dr.ResultsError(f"{directory}: a seed replicate's directory is named by "
+                                      f"its seed ({SEEDS_DIR}/2/), not '{directory.name}'")
+            replicate.seed = int(directory.name)
+            experiments = dr.discover(directory, prefix)
+            if not experiments:
+                raise dr.ResultsError(f"{directory}: no experiment results in this seed "
+                                      f"replicate")
+            loaded, broken = dr.load_experiments(experiments)
+            loaded = {name: e for name, e in loaded.items() if not e.is_micro}
+            check_replicate(loaded, main, replicate.seed)
+        except dr.ResultsError as error:
+            replicate.error = str(error)
+            errors.append(replicate.error)
+        else:
+            errors += broken.values()
+            replicate.outcomes = claimlib.evaluate(loaded, broken)
+            errors += [o.error for o in replicate.outcomes if o.error]
+        found.append(replicate)
+    return found
+
+
+def main_seed(experiments: dict[str, dr.Experiment]) -> str:
+    """How the main results' column is headed: their seed when every index
+    point ran with the same one."""
+    seeds = {point.result.get("config", {}).get("run", {}).get("seed")
+             for experiment in experiments.values() if not experiment.is_micro
+             for point in experiment.points}
+    return f"seed {seeds.pop()}" if len(seeds) == 1 and None not in seeds else "main results"
+
+
+def spread(claim: claimlib.Claim, values: list[float]) -> str:
+    """How far the seeds' values lie apart: in percentage points for a
+    share, else relative to their mean."""
+    width = max(values) - min(values)
+    if claim.kind == claimlib.PERCENT:
+        return f"{claimlib.number(width)} points"
+    mean = fmean(values)
+    return f"{width / abs(mean):.0%}" if mean != 0 else "–"
+
+
+@dataclass(frozen=True)
+class ClaimAcrossSeeds:
+    """One claim computed at every seed (the main results' first)."""
+    outcomes: tuple[claimlib.Outcome, ...]
+
+    @property
+    def claim(self) -> claimlib.Claim:
+        return self.outcomes[0].claim
+
+    @property
+    def values(self) -> list[float]:
+        return [o.ours.value for o in self.outcomes]
+
+    @property
+    def mean(self) -> float:
+        return fmean(self.values)
+
+    @property
+    def mean_verdict(self) -> str:
+        return claimlib.judge(self.claim, self.mean)[1]
+
+    @property
+    def mean_strict(self) -> bool | None:
+        return claimlib.strict(self.claim, self.mean)
+
+    @property
+    def within(self) -> int:
+        return sum(o.strict is True for o in self.outcomes)
+
+    @property
+    def seed_dependent(self) -> bool:
+        return len({(o.verdict, o.strict) for o in self.outcomes}) > 1
+
+
+def across_seeds(outcomes: list[claimlib.Outcome], found: list[SeedReplicate]
+                 ) -> list[ClaimAcrossSeeds]:
+    """The claims computed in the main results and at every readable seed."""
+    readable = [r for r in found if not r.error]
+    rows = []
+    for number, outcome in enumerate(outcomes):
+        column = (outcome,) + tuple(r.outcomes[number] for r in readable)
+        if all(o.verdict in JUDGED and o.ours is not None for o in column):
+            rows.append(ClaimAcrossSeeds(column))
+    return rows
+
+
+def robustness(rows: list[ClaimAcrossSeeds]) -> tuple[int, int, int, int, int]:
+    """(judged by ±25%, within at every seed, at none, the mean within,
+    verdict and status the same at every seed)."""
+    judged = [row for row in rows if row.outcomes[0].strict is not None]
+    every = sum(row.within == len(row.outcomes) for row in judged)
+    none = sum(row.within == 0 for row in judged)
+    mean = sum(row.mean_strict is True for row in judged)
+    steady = sum(not row.seed_dependent for row in rows)
+    return len(judged), every, none, mean, steady
+
+
+def seed_lines(outcomes: list[claimlib.Outcome], main_label: str,
+               found: list[SeedReplicate]) -> list[str]:
+    lines = [SECTION_HEADING, ""]
+    if not found:
+        return lines + [f"No seed replicates: the results root has no `{SEEDS_DIR}/` directory "
+                        f"(`ae/seeds.sh` runs the index experiments again with other seeds).",
+                        ""]
+    readable = [r for r in found if not r.error]
+    rows = across_seeds(outcomes, found)
+    lines += [f"Each `{SEEDS_DIR}/SEED/` directory holds the index experiments run again with "
+              f"`run.seed` = SEED and nothing else changed (`ae/seeds.sh`); the claims are "
+              f"checked at every seed as above. The seed draws the keys, and so which leaves, "
+              f"locks and memory servers the hottest keys fall on: a claim whose verdict or "
+              f"±25% status changes with the seed is not decided by one run. The paper's bars "
+              f"are averages of three or more runs, so the mean of our values over the seeds "
+              f"is judged as well. Spread: the largest minus the smallest value, relative to "
+              f"their mean (in percentage points for shares).", ""]
+    summary = [[main_label, "(above)", str(len(rows)),
+                str(sum(row.outcomes[0].strict is True for row in rows)),
+                claimlib.tally_text([row.outcomes[0] for row in rows])]]
+    for column, replicate in enumerate(readable, start=1):
+        summary.append([f"seed {replicate.seed}", f"`{replicate.directory}`", str(len(rows)),
+                        str(sum(row.outcomes[column].strict is True for row in rows)),
+                        claimlib.tally_text([row.outcomes[column] for row in rows])])
+    for replicate in found:
+        if replicate.error:
+            summary.append([f"seed {replicate.seed}" if replicate.seed is not None else "error",
+                            f"`{replicate.directory}`", "error", "", ""])
+    judged, every, none, mean, steady = robustness(rows)
+    summary.append(["mean over seeds", "", str(len(rows)), str(mean),
+                    ", ".join(f"{sum(row.mean_verdict == verdict for row in rows)} {verdict}"
+                              for verdict in claimlib.VERDICTS)])
+    lines += table(SUMMARY_HEADER, summary) + [""]
+    lines += [f"Claims computed at every seed: {len(rows)}. Of the {judged} with a number to "
+              f"judge by, {every} are within ±25% at every seed, {none} at none and "
+              f"{judged - every - none} at some; {steady} of {len(rows)} have the same verdict "
+              f"and ±25% status at every seed.", ""]
+    for replicate in found:
+        if replicate.error:
+            lines += [f"**Not evaluated:** {replicate.error}", ""]
+    if not rows:
+        return lines
+    header = ["ID", "Paper", main_label.capitalize()] + [f"Seed {r.seed}" for r in readable]
+    lines += [CLAIMS_HEADING, ""]
+    lines += table(header + CLAIM_HEADER_END, [claim_row(row) for row in rows]) + [""]
+    return lines
+
+
+def claim_row(row: ClaimAcrossSeeds) -> list[str]:
+    claim = row.claim
+    signed = claim.kind == claimlib.DIFFERENCE
+    judged = row.outcomes[0].strict is not None
+    return ([claim.id, claimlib.paper_value(claim)]
+            + [claimlib.show(value, claim.unit, signed) for value in row.values]
+            + [claimlib.show(row.mean, claim.unit, signed), spread(claim, row.values),
+               f"{row.within} of {len(row.outcomes)}" if judged else "–",
+               {True: claimlib.YES, False: claimlib.NO, None: "–"}[row.mean_strict],
+               ", ".join(o.verdict for o in row.outcomes),
+               claimlib.YES if row.seed_dependent else claimlib.NO])
+
+
+def seed_summary(outcomes: list[claimlib.Outcome], found: list[SeedReplicate]) -> list[str]:
+    """A line for the claims printed on standard output, when there are
+    seed replicates."""
+    readable = [r for r in found if not r.error]
+    if not readable:
+        return []
+    rows = across_seeds(outcomes, found)
+    judged, every, none, mean, steady = robustness(rows)
+    seeds = ", ".join(str(r.seed) for r in readable)
+    return [f"seed replicates {seeds}: {len(rows)} claims computed at every seed; of {judged} "
+            f"judged, {every} within ±25% at every seed, {none} at none, "
+            f"{judged - every - none} at some; mean over seeds within ±25% {mean}; "
+            f"{steady} with the same verdict and status at every seed"]

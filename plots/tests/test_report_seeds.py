@@ -1,0 +1,186 @@
+"""Runs report.py on a fixture root with seed replicates beside it
+(DIR/seeds/SEED/) and checks the report's "Seed variation" section: every
+seed's row, each claim's values, mean, spread and ±25% count, a claim that
+moves with the seed marked so, and replicates that are not one (another
+seed in the file than in the directory name, another config, a directory
+named by no seed) refused naming the file and field. Also the tidy table's
+rows of every seed.
+
+    /usr/bin/python3 -m unittest discover -s plots/tests -p test_report_seeds.py -v
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+import fixtures
+from test_report import PLOTS, run_report, table_rows
+
+sys.path.insert(0, str(PLOTS))
+import dmbench_results as dr  # noqa: E402
+import report_seeds  # noqa: E402
+
+WRITE_SIZE = "fig14c.sherman.write-size"
+# What seed 3's writes of one size move: the common size and the share of
+# writes that split (none, where the other seeds split a few).
+MOVED = {WRITE_SIZE, "fig14c.split-writes"}
+
+
+def replicate(root: Path, seed: int) -> Path:
+    """Fig. 14's fixture results as run with `seed`: the root's, but for
+    the seed in every point's config."""
+    directory = root / dr.SEEDS_DIR / str(seed)
+    fixtures.fig14(directory)
+    for result in (directory / "fig14").glob("*.json"):
+        if result.name == "experiment.json":
+            continue
+        edit(result, lambda document: document["config"]["run"].update(seed=seed))
+    return directory
+
+
+def edit(path: Path, change) -> None:
+    document = json.loads(path.read_text(encoding="utf-8"))
+    change(document)
+    fixtures.write_json(path, document)
+
+
+def write_size_of(document: dict, size: int) -> None:
+    """Every write of the point wrote `size` bytes."""
+    histogram = document["operations"]["by_op"]["insert"]["write_bytes"]
+    count = histogram["count"]
+    histogram.update(buckets=[[size, size, count]], min=size, max=size, mean=size, p50=size,
+                     p90=size, p99=size, p999=size)
+
+
+def section_rows(report: str) -> dict[str, list[str]]:
+    return {row[0]: row for row in table_rows(report, report_seeds.CLAIMS_HEADING)}
+
+
+class SeedReplicates(unittest.TestCase):
+    """Seed 2 gives the root's results again; seed 3 has Sherman write 34
+    bytes per write, twice the paper's 17: its write-size claim leaves the
+    ±25% band at that seed alone, and no write splits a node there."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory(prefix="dmbench-seeds-")
+        cls.root = Path(cls.tmp.name) / "results"
+        fixtures.fig14(cls.root)
+        replicate(cls.root, 2)
+        third = replicate(cls.root, 3)
+        edit(third / "fig14" / "Sherman.json", lambda d: write_size_of(d, 34))
+        cls.process = run_report(cls.root, Path(cls.tmp.name) / "report")
+        cls.report = (Path(cls.tmp.name) / "report" / "REPORT.md").read_text(encoding="utf-8")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_every_seed_has_a_row(self):
+        self.assertEqual(self.process.returncode, 0, self.process.stderr)
+        rows = table_rows(self.report, report_seeds.SECTION_HEADING)
+        self.assertEqual([row[0] for row in rows],
+                         ["seed 1", "seed 2", "seed 3", "mean over seeds"])
+        computed = len(section_rows(self.report))
+        self.assertGreater(computed, 0)
+        self.assertEqual({row[2] for row in rows}, {str(computed)})
+
+    def test_a_claim_the_seed_moves_is_marked_and_averaged(self):
+        row = section_rows(self.report)[WRITE_SIZE]
+        header = ["ID", "Paper", "Seed 1", "Seed 2", "Seed 3"] + report_seeds.CLAIM_HEADER_END
+        cells = dict(zip(header, row))
+        base = float(cells["Seed 1"].removesuffix(" B"))
+        self.assertEqual(cells["Seed 2"], cells["Seed 1"])
+        self.assertEqual(cells["Seed 3"], "34 B")
+        mean = (2 * base + 34) / 3
+        self.assertAlmostEqual(float(cells["Mean"].removesuffix(" B")), mean, places=1)
+        self.assertEqual(cells["Spread"], f"{(34 - base) / mean:.0%}")
+        self.assertEqual(cells["Within ±25% at"], "2 of 3")
+        self.assertEqual(cells["Seed-dependent?"], "yes")
+
+    def test_claims_the_seed_leaves_alone_are_not_marked(self):
+        rows = section_rows(self.report)
+        self.assertEqual(rows["fig14c.split-writes"][-1], "yes")
+        steady = [row for claim, row in rows.items() if claim not in MOVED]
+        self.assertTrue(steady)
+        for row in steady:
+            self.assertEqual(row[-1], "no", row)
+            self.assertEqual(row[2], row[3], row)
+
+    def test_the_summary_line_counts_them(self):
+        computed = len(section_rows(self.report))
+        self.assertRegex(self.process.stdout,
+                         rf"seed replicates 2, 3: {computed} claims computed at every seed; "
+                         rf".* {computed - len(MOVED)} with the same verdict and status at every seed")
+
+    def test_the_tidy_table_holds_every_seed(self):
+        out = Path(self.tmp.name) / "results.csv"
+        subprocess.run([sys.executable, str(PLOTS / "results_csv.py"), str(self.root),
+                        "--out", str(out)], check=True, capture_output=True, timeout=60)
+        with out.open(encoding="utf-8") as table:
+            seeds = sorted(row["config.run.seed"] for row in csv.DictReader(table))
+        self.assertEqual(seeds, ["1", "1", "2", "2", "3", "3"])
+
+
+class NotAReplicate(unittest.TestCase):
+    """What looks like a replicate and is not one is refused, naming the
+    file and field, and the rest of the report is still written."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory(prefix="dmbench-seeds-bad-")
+        self.root = Path(self.tmp.name) / "results"
+        fixtures.fig14(self.root)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def refusal(self) -> str:
+        process = run_report(self.root, Path(self.tmp.name) / "report")
+        self.assertEqual(process.returncode, 1, process.stdout)
+        report = (Path(self.tmp.name) / "report" / "REPORT.md").read_text(encoding="utf-8")
+        self.assertIn("**Not evaluated:**", report)
+        return process.stderr
+
+    def test_a_point_of_another_seed(self):
+        directory = replicate(self.root, 2)
+        edit(directory / "fig14" / "FG+.json", lambda d: d["config"]["run"].update(seed=1))
+        self.assertIn(f"{directory / 'fig14' / 'FG+.json'}: field 'config.run.seed' is 1, not "
+                      f"the seed 2 its directory seeds/2/ names", self.refusal())
+
+    def test_a_point_of_another_config(self):
+        directory = replicate(self.root, 2)
+        edit(directory / "fig14" / "Sherman.json",
+             lambda d: d["config"]["workload"].update(keys=2000000))
+        self.assertIn(f"{directory / 'fig14' / 'Sherman.json'}: field 'config.workload.keys' "
+                      f"differs from {self.root / 'fig14' / 'Sherman.json'}", self.refusal())
+
+    def test_an_experiment_the_root_does_not_hold(self):
+        directory = replicate(self.root, 2)
+        fixtures.table1(directory)
+        self.assertIn("experiment 'table1-fg' is not among the main results", self.refusal())
+
+    def test_a_directory_named_by_no_seed(self):
+        directory = replicate(self.root, 2)
+        shutil.move(str(directory), str(directory.with_name("two")))
+        self.assertIn("a seed replicate's directory is named by its seed (seeds/2/), not 'two'",
+                      self.refusal())
+
+    def test_without_replicates_the_section_says_so(self):
+        process = run_report(self.root, Path(self.tmp.name) / "report")
+        self.assertEqual(process.returncode, 0, process.stderr)
+        report = (Path(self.tmp.name) / "report" / "REPORT.md").read_text(encoding="utf-8")
+        section = report.split(f"\n{report_seeds.SECTION_HEADING}\n", 1)[1]
+        self.assertTrue(section.lstrip().startswith(
+            "No seed replicates: the results root has no `seeds/` directory"))
+        self.assertNotIn("seed replicates", process.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
