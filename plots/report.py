@@ -42,7 +42,7 @@ import provenance
 from markdown_table import cell, table
 from report_ablation import Ablation, ablation_lines, ablation_summaries, ablations
 from report_figures import Drawn, draw_figures
-from report_seeds import SeedReplicate, main_seed, replicates, seed_lines, seed_summary
+from report_seeds import SeedReplicate, replicates, seed_lines, seed_summary
 
 PROG = "report.py"
 
@@ -230,6 +230,8 @@ def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     for line in summary_lines(outcomes, targets) + [smart_summary(smart)]:
         lines += [line, ""]
+    for line in seed_summary(outcomes, replicated):
+        lines += [f"{line[0].upper()}{line[1:]} ([seed variation](#seed-variation)).", ""]
 
     # Provenance: where every number below comes from.
     lines += ["## Provenance", "",
@@ -293,7 +295,7 @@ def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
               "Judged by the rules above, counted apart from the Sherman paper's claims.", ""]
     lines += table(CLAIMS_HEADER, claim_rows(smart))
     lines += [""] + ablation_lines(outcomes, ablated)
-    lines += seed_lines(outcomes, main_seed(experiments), replicated)
+    lines += seed_lines(outcomes, experiments, replicated)
     if errors:
         lines += ["## Errors", ""] + [f"* {cell(error)}" for error in dr.ordered(errors)]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -19,13 +19,14 @@ from statistics import fmean
 
 import claims as claimlib
 import dmbench_results as dr
+import provenance
 from markdown_table import table
 
 SEEDS_DIR = dr.SEEDS_DIR
 
 SECTION_HEADING = "## Seed variation"
 CLAIMS_HEADING = "### Claims at every seed"
-SUMMARY_HEADER = ["Seed", "Results", "Claims rerun", "Within ±25%", "Verdicts"]
+SUMMARY_HEADER = ["Seed", "Results", "Revision", "Claims rerun", "Within ±25%", "Verdicts"]
 CLAIM_HEADER_END = ["Mean", "Spread", "Within ±25% at", "Mean within ±25%?", "Verdicts",
                     "Seed-dependent?"]
 JUDGED = (claimlib.YES, claimlib.PARTLY, claimlib.NO)
@@ -38,6 +39,7 @@ class SeedReplicate:
     directory: Path
     seed: int | None = None
     outcomes: list[claimlib.Outcome] = field(default_factory=list)
+    revisions: str = ""
     error: str = ""
 
 
@@ -108,6 +110,7 @@ def replicates(root: Path, prefix: str, main: dict[str, dr.Experiment],
             loaded, broken = dr.load_experiments(experiments)
             loaded = {name: e for name, e in loaded.items() if not e.is_micro}
             check_replicate(loaded, main, replicate.seed)
+            replicate.revisions = revisions(loaded)
         except dr.ResultsError as error:
             replicate.error = str(error)
             errors.append(replicate.error)
@@ -119,13 +122,28 @@ def replicates(root: Path, prefix: str, main: dict[str, dr.Experiment],
     return found
 
 
+def index_points(experiments: dict[str, dr.Experiment]) -> list[dr.Point]:
+    return [point for experiment in experiments.values() if not experiment.is_micro
+            for point in experiment.points]
+
+
 def main_seed(experiments: dict[str, dr.Experiment]) -> str:
     """How the main results' column is headed: their seed when every index
     point ran with the same one."""
     seeds = {point.result.get("config", {}).get("run", {}).get("seed")
-             for experiment in experiments.values() if not experiment.is_micro
-             for point in experiment.points}
+             for point in index_points(experiments)}
     return f"seed {seeds.pop()}" if len(seeds) == 1 and None not in seeds else "main results"
+
+
+def revisions(experiments: dict[str, dr.Experiment]) -> str:
+    """The revisions the index points were built from, short, "+dirty" for a
+    changed tree; "error" when a point does not say."""
+    try:
+        found = [provenance.revision_of(point) for point in index_points(experiments)]
+    except dr.ResultsError:
+        return "error"
+    return ", ".join(dr.ordered(f"{revision[:12]}{'+dirty' if dirty else ''}"
+                                for revision, dirty in found))
 
 
 def spread(claim: claimlib.Claim, values: list[float]) -> str:
@@ -195,7 +213,7 @@ def robustness(rows: list[ClaimAcrossSeeds]) -> tuple[int, int, int, int, int]:
     return len(judged), every, none, mean, steady
 
 
-def seed_lines(outcomes: list[claimlib.Outcome], main_label: str,
+def seed_lines(outcomes: list[claimlib.Outcome], main: dict[str, dr.Experiment],
                found: list[SeedReplicate]) -> list[str]:
     lines = [SECTION_HEADING, ""]
     if not found:
@@ -204,6 +222,7 @@ def seed_lines(outcomes: list[claimlib.Outcome], main_label: str,
                         ""]
     readable = [r for r in found if not r.error]
     rows = across_seeds(outcomes, found)
+    main_label = main_seed(main)
     lines += [f"Each `{SEEDS_DIR}/SEED/` directory holds the index experiments run again with "
               f"`run.seed` = SEED and nothing else changed (`ae/seeds.sh`); the claims are "
               f"checked at every seed as above. The seed draws the keys, and so which leaves, "
@@ -212,19 +231,20 @@ def seed_lines(outcomes: list[claimlib.Outcome], main_label: str,
               f"are averages of three or more runs, so the mean of our values over the seeds "
               f"is judged as well. Spread: the largest minus the smallest value, relative to "
               f"their mean (in percentage points for shares).", ""]
-    summary = [[main_label, "(above)", str(len(rows)),
+    summary = [[main_label, "(above)", revisions(main), str(len(rows)),
                 str(sum(row.outcomes[0].strict is True for row in rows)),
                 claimlib.tally_text([row.outcomes[0] for row in rows])]]
     for column, replicate in enumerate(readable, start=1):
-        summary.append([f"seed {replicate.seed}", f"`{replicate.directory}`", str(len(rows)),
+        summary.append([f"seed {replicate.seed}", f"`{replicate.directory}`",
+                        replicate.revisions, str(len(rows)),
                         str(sum(row.outcomes[column].strict is True for row in rows)),
                         claimlib.tally_text([row.outcomes[column] for row in rows])])
     for replicate in found:
         if replicate.error:
             summary.append([f"seed {replicate.seed}" if replicate.seed is not None else "error",
-                            f"`{replicate.directory}`", "error", "", ""])
+                            f"`{replicate.directory}`", "", "error", "", ""])
     judged, every, none, mean, steady = robustness(rows)
-    summary.append(["mean over seeds", "", str(len(rows)), str(mean),
+    summary.append(["mean over seeds", "", "", str(len(rows)), str(mean),
                     ", ".join(f"{sum(row.mean_verdict == verdict for row in rows)} {verdict}"
                               for verdict in claimlib.VERDICTS)])
     lines += table(SUMMARY_HEADER, summary) + [""]

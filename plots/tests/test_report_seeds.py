@@ -90,7 +90,9 @@ class SeedReplicates(unittest.TestCase):
                          ["seed 1", "seed 2", "seed 3", "mean over seeds"])
         computed = len(section_rows(self.report))
         self.assertGreater(computed, 0)
-        self.assertEqual({row[2] for row in rows}, {str(computed)})
+        self.assertEqual({row[3] for row in rows}, {str(computed)})
+        # The fixtures' revision, the same for the root and its replicates.
+        self.assertEqual({row[2] for row in rows[:3]}, {fixtures.TOOL["git_revision"][:12]})
 
     def test_a_claim_the_seed_moves_is_marked_and_averaged(self):
         row = section_rows(self.report)[WRITE_SIZE]
