@@ -42,7 +42,7 @@ import provenance
 from markdown_table import cell, table
 from report_ablation import Ablation, ablation_lines, ablation_summaries, ablations
 from report_figures import Drawn, draw_figures
-from report_seeds import SeedReplicate, replicates, seed_lines, seed_summary
+from report_seeds import SeedReplicate, replicates, seed_lines, seed_ranges, seed_summary
 
 PROG = "report.py"
 
@@ -294,7 +294,7 @@ def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
               "on the cx6-200g profile, whose values were chosen on SMART's Figs. 3 and 4 only. "
               "Judged by the rules above, counted apart from the Sherman paper's claims.", ""]
     lines += table(CLAIMS_HEADER, claim_rows(smart))
-    lines += [""] + ablation_lines(outcomes, ablated)
+    lines += [""] + ablation_lines(outcomes, ablated, seed_ranges(outcomes, replicated))
     lines += seed_lines(outcomes, experiments, replicated)
     if errors:
         lines += ["## Errors", ""] + [f"* {cell(error)}" for error in dr.ordered(errors)]
@@ -344,7 +344,9 @@ def print_claims(outcomes: list[claimlib.Outcome], targets: list[claimlib.Outcom
             print(line(row))
     for text in summary_lines(outcomes, targets) + [smart_summary(smart)]:
         print(text.replace(" ([rules](#claims))", ""))
-    for text in ablation_summaries(outcomes, ablated) + seed_summary(outcomes, replicated):
+    ranges = seed_ranges(outcomes, replicated)
+    for text in (ablation_summaries(outcomes, ablated, ranges)
+                 + seed_summary(outcomes, replicated)):
         print(text)
 
 

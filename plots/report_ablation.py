@@ -2,7 +2,10 @@
 DIR/ablation/LABEL/ is a results root run with one mechanism of the
 simulated NIC switched off, described by its ABLATION.json ({"label",
 "mechanism", "switch", "description"}); the claims are checked on it and
-what moved against the full model is shown."""
+what moved against the full model is shown. With seed replicates beside
+the root (report_seeds.py), each moved claim is also set against the range
+its values take at the seeds, so that a move the seed alone makes is told
+apart from one the mechanism makes."""
 
 from __future__ import annotations
 
@@ -16,12 +19,14 @@ from markdown_table import table
 ABLATION_DIR = dr.ABLATION_DIR
 ABLATION_FILE = "ABLATION.json"   # in each DIR/ablation/LABEL/: what was switched off
 MOVED_RELATIVE = 0.10             # ours changed by more than this: the claim moved
+NO_SEEDS = "–"                    # a cell that needs seed replicates the root lacks
 
 ABLATION_HEADER = ["Mechanism switched off", "Label", "Switch", "Claims rerun",
                    "Within ±25% (off / full)", "Verdicts, mechanism off", "Verdicts, full model",
-                   "Claims moved"]
+                   "Claims moved", "Beyond the seeds' range"]
 MOVED_HEADER = ["ID", "Ours, full model", "Ours, mechanism off", "Paper",
-                "Verdict (full → off)", "Within ±25% (full → off)"]
+                "Verdict (full → off)", "Within ±25% (full → off)", "Seeds' range",
+                "Beyond it?"]
 
 
 @dataclass
@@ -87,7 +92,26 @@ def moved(full: claimlib.Outcome, off: claimlib.Outcome) -> bool:
             and abs(off.ours.value - full.ours.value) > MOVED_RELATIVE * abs(full.ours.value))
 
 
-def ablation_lines(outcomes: list[claimlib.Outcome], found: list[Ablation]) -> list[str]:
+def beyond(off: claimlib.Outcome, ranges: dict[str, tuple[float, float]]) -> bool | None:
+    """Whether the claim's value with the mechanism off lies outside the
+    range its values take at the seeds (report_seeds.seed_ranges); None when
+    the seeds did not compute it."""
+    if off.claim.id not in ranges or off.ours is None:
+        return None
+    low, high = ranges[off.claim.id]
+    return not low <= off.ours.value <= high
+
+
+def beyond_count(changes: list[tuple[claimlib.Outcome, claimlib.Outcome]],
+                 ranges: dict[str, tuple[float, float]]) -> str:
+    judged = [beyond(off, ranges) for _, off in changes]
+    if not ranges:
+        return NO_SEEDS
+    return f"{sum(b is True for b in judged)} of {sum(b is not None for b in judged)}"
+
+
+def ablation_lines(outcomes: list[claimlib.Outcome], found: list[Ablation],
+                   ranges: dict[str, tuple[float, float]]) -> list[str]:
     lines = ["## Model ablation", ""]
     if not found:
         return lines + [f"No model ablations: the results root has no `{ABLATION_DIR}/` "
@@ -97,13 +121,16 @@ def ablation_lines(outcomes: list[claimlib.Outcome], found: list[Ablation]) -> l
               f"which), and the claims checked on it as above. The counts are over the claims "
               f"the ablation reran (whose experiments it holds), with the mechanism off and "
               f"with the full model. A claim moved when its verdict or its ±25% status changed "
-              f"or ours changed by more than {MOVED_RELATIVE:.0%}.", ""]
+              f"or ours changed by more than {MOVED_RELATIVE:.0%}. With seed replicates "
+              f"(`seeds/`, report_seeds.py) a moved claim is also checked against the range "
+              f"its values take at the seeds: one outside it moved further than the seed "
+              f"alone moves it (a rough band with a few seeds).", ""]
     rows, sections = [], []
     for ablation in found:
         if ablation.error:
             rows.append([ablation.mechanism or "error", f"`{ablation.label}`",
                          f"`{ablation.switch}`" if ablation.switch else "", "error", "", "", "",
-                         ""])
+                         "", ""])
             sections += [f"### `{ablation.label}`", "", f"**Not evaluated:** {ablation.error}",
                          ""]
             continue
@@ -114,7 +141,8 @@ def ablation_lines(outcomes: list[claimlib.Outcome], found: list[Ablation]) -> l
                      f"{len(pairs)} of {len(outcomes)}",
                      f"{claimlib.strict_count(offs).within} / "
                      f"{claimlib.strict_count(fulls).within}",
-                     claimlib.tally_text(offs), claimlib.tally_text(fulls), str(len(changes))])
+                     claimlib.tally_text(offs), claimlib.tally_text(fulls), str(len(changes)),
+                     beyond_count(changes, ranges)])
         sections += [f"### {ablation.mechanism} off (`{ablation.label}`)", ""]
         if ablation.description:
             sections += [ablation.description, ""]
@@ -124,21 +152,36 @@ def ablation_lines(outcomes: list[claimlib.Outcome], found: list[Ablation]) -> l
         sections += table(MOVED_HEADER, [
             [full.claim.id, claimlib.our_value(full), claimlib.our_value(off),
              claimlib.paper_value(full.claim), f"{full.verdict} → {off.verdict}",
-             f"{claimlib.strict_value(full)} → {claimlib.strict_value(off)}"]
+             f"{claimlib.strict_value(full)} → {claimlib.strict_value(off)}",
+             seed_range(full, ranges), {True: "yes", False: "no", None: NO_SEEDS}[
+                 beyond(off, ranges)]]
             for full, off in changes]) + [""]
     return lines + table(ABLATION_HEADER, rows) + [""] + sections
 
 
-def ablation_summaries(outcomes: list[claimlib.Outcome], found: list[Ablation]) -> list[str]:
+def seed_range(full: claimlib.Outcome, ranges: dict[str, tuple[float, float]]) -> str:
+    if full.claim.id not in ranges:
+        return NO_SEEDS
+    low, high = ranges[full.claim.id]
+    signed = full.claim.kind == claimlib.DIFFERENCE
+    return (f"{claimlib.show(low, full.claim.unit, signed)} to "
+            f"{claimlib.show(high, full.claim.unit, signed)}")
+
+
+def ablation_summaries(outcomes: list[claimlib.Outcome], found: list[Ablation],
+                       ranges: dict[str, tuple[float, float]]) -> list[str]:
     """A line per ablation that could be evaluated, for the claims printed on
     standard output."""
     lines = []
     for ablation in found:
         if not ablation.error:
             pairs = rerun(outcomes, ablation)
+            changes = [(full, off) for full, off in pairs if moved(full, off)]
+            seeds = (f" ({beyond_count(changes, ranges)} beyond the seeds' range)"
+                     if ranges else "")
             lines.append(
                 f"ablation {ablation.label} ({ablation.mechanism} off): {len(pairs)} claims "
                 f"rerun, {claimlib.strict_count([off for _, off in pairs]).within} within "
                 f"±25% (full model {claimlib.strict_count([f for f, _ in pairs]).within}), "
-                f"{sum(moved(full, off) for full, off in pairs)} moved")
+                f"{len(changes)} moved{seeds}")
     return lines

@@ -202,6 +202,16 @@ def across_seeds(outcomes: list[claimlib.Outcome], found: list[SeedReplicate]
     return rows
 
 
+def seed_ranges(outcomes: list[claimlib.Outcome], found: list[SeedReplicate]
+                ) -> dict[str, tuple[float, float]]:
+    """Claim ID -> (smallest, largest) of its values at every seed, for the
+    claims computed at every seed; empty without readable replicates."""
+    if not any(not r.error for r in found):
+        return {}
+    return {row.claim.id: (min(row.values), max(row.values))
+            for row in across_seeds(outcomes, found)}
+
+
 def robustness(rows: list[ClaimAcrossSeeds]) -> tuple[int, int, int, int, int]:
     """(judged by ±25%, within at every seed, at none, the mean within,
     verdict and status the same at every seed)."""

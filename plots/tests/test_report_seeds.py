@@ -21,10 +21,11 @@ import unittest
 from pathlib import Path
 
 import fixtures
-from test_report import PLOTS, run_report, table_rows
+from test_report import PLOTS, run_report, table_rows, write_ablation
 
 sys.path.insert(0, str(PLOTS))
 import dmbench_results as dr  # noqa: E402
+import report_ablation  # noqa: E402
 import report_seeds  # noqa: E402
 
 WRITE_SIZE = "fig14c.sherman.write-size"
@@ -76,6 +77,12 @@ class SeedReplicates(unittest.TestCase):
         replicate(cls.root, 2)
         third = replicate(cls.root, 3)
         edit(third / "fig14" / "Sherman.json", lambda d: write_size_of(d, 34))
+        # Two ablations whose Sherman writes 26 and 60 bytes: within the
+        # seeds' 18 to 34, and beyond.
+        for label, size in (("mid-writes", 26), ("huge-writes", 60)):
+            ablated = write_ablation(cls.root, label, label)
+            fixtures.fig14(ablated)
+            edit(ablated / "fig14" / "Sherman.json", lambda d, size=size: write_size_of(d, size))
         cls.process = run_report(cls.root, Path(cls.tmp.name) / "report")
         cls.report = (Path(cls.tmp.name) / "report" / "REPORT.md").read_text(encoding="utf-8")
 
@@ -120,14 +127,33 @@ class SeedReplicates(unittest.TestCase):
         computed = len(section_rows(self.report))
         self.assertRegex(self.process.stdout,
                          rf"seed replicates 2, 3: {computed} claims computed at every seed; "
-                         rf".* {computed - len(MOVED)} with the same verdict and status at every seed")
+                         rf".* {computed - len(MOVED)} with the same verdict and status at "
+                         rf"every seed")
+
+    def test_an_ablation_is_judged_against_the_seeds_range(self):
+        self.assertEqual(self.process.returncode, 0, self.process.stderr)
+        header = report_ablation.MOVED_HEADER
+        for label, beyond in (("mid-writes", "no"), ("huge-writes", "yes")):
+            moved = {row[0]: dict(zip(header, row))
+                     for row in table_rows(self.report, f"### {label} off (`{label}`)")}
+            size = moved[WRITE_SIZE]
+            self.assertTrue(size["Seeds' range"].endswith(" to 34 B"), size)
+            self.assertEqual(size["Beyond it?"], beyond, size)
+            # No split at all is within the seeds' range: seed 3 splits none.
+            self.assertEqual(moved["fig14c.split-writes"]["Beyond it?"], "no")
+        rows = {row[1]: row for row in table_rows(self.report, "## Model ablation")}
+        self.assertEqual(rows["`mid-writes`"][-1], "0 of 2")
+        self.assertEqual(rows["`huge-writes`"][-1], "1 of 2")
+        self.assertIn("ablation huge-writes (huge-writes off): ", self.process.stdout)
+        self.assertIn("2 moved (1 of 2 beyond the seeds' range)", self.process.stdout)
 
     def test_the_tidy_table_holds_every_seed(self):
         out = Path(self.tmp.name) / "results.csv"
         subprocess.run([sys.executable, str(PLOTS / "results_csv.py"), str(self.root),
                         "--out", str(out)], check=True, capture_output=True, timeout=60)
         with out.open(encoding="utf-8") as table:
-            seeds = sorted(row["config.run.seed"] for row in csv.DictReader(table))
+            seeds = sorted(row["config.run.seed"] for row in csv.DictReader(table)
+                           if not row["ablation"])
         self.assertEqual(seeds, ["1", "1", "2", "2", "3", "3"])
 
 
