@@ -10,8 +10,11 @@ The paper's values, where its text states them (paper_marks.py), are drawn
 in crimson outline: a latency it quotes as is, and each factor it quotes
 (Sherman over FG+, or one technique over the one before) applied to our bar
 of the base, i.e. where the bar would stand if the paper's step held on ours.
+With seed replicates (--seed-results, or the report's seeds/), each bar gets a
+whisker from the lowest to the highest throughput over the seeds.
 
     python3 plots/fig10.py --results DIR --out STEM [--figure 10|11] [--caption TEXT]
+        [--seed-results DIR ...]
 
 Other breakdowns of the same shape (SMART-BT's techniques one at a time)
 draw with it too, under their own caption.
@@ -38,7 +41,11 @@ def add_arguments(parser):
 
 def draw(experiments, args):
     points = dr.run_points(experiments)
-    cells = dr.unique_points(points, lambda p: (p.mix, p.label), "workload mix and variant")
+    def key(point):
+        return point.mix, point.label
+    cells = dr.unique_points(points, key, "workload mix and variant")
+    replicates = [dr.unique_points(dr.run_points([e]), key, "workload mix and variant")
+                  for e in getattr(args, "replicates", [])]
     mixes = sorted(dr.ordered(p.mix for p in points), key=dr.mix_sort_key)
     series = dr.ordered(p.label for p in points)
     colors = fd.series_colors(series)
@@ -55,6 +62,7 @@ def draw(experiments, args):
 
     marks = paper_marks.resolve(paper_marks.marks_for(experiments), ours)
     plt = fd.pyplot()
+    most_seeds = 1
     fig, axes = plt.subplots(1, len(mixes), figsize=(3.6 * len(mixes) + 0.6, 4.2),
                              squeeze=False)
     for number, (ax, mix) in enumerate(zip(axes[0], mixes)):
@@ -62,16 +70,22 @@ def draw(experiments, args):
         figures = [cells[(mix, label)] for label in present]
         p50 = [p.field("latency_us.p50") for p in figures]
         p99 = [p.field("latency_us.p99") for p in figures]
+        seeds = [fd.seed_values(p, replicates, key(p), "throughput_mops") for p in figures]
         right = fd.bars_with_latency(ax, present, [p.field("throughput_mops") for p in figures],
-                                     p50, p99, [colors[label] for label in present])
+                                     p50, p99, [colors[label] for label in present],
+                                     [(min(v), max(v)) if len(v) > 1 else None for v in seeds])
+        most_seeds = max([most_seeds] + [len(v) for v in seeds])
         panel_marks = [m for m in marks if m.at.get("mix") == mix]
         paper_marks.draw_on_bars(ax, right, {label: i for i, label in enumerate(present)},
                                  panel_marks, p50 + p99)
         ax.set_title(f"({chr(ord('a') + number)}) {dr.mix_label(mix)}")
     caption = (getattr(args, "caption", None) or CAPTIONS[args.figure]) + (
         "" if skews == ["uniform"] else f" ({', '.join(skews)})")
-    fd.finish(fig, fd.figure_title(experiments, f"Figure {args.figure}", caption), experiments,
-              legend=fd.bars_with_latency_legend() + paper_marks.bars_legend(marks))
+    # The caption's provenance names the replicates' revisions too.
+    fd.finish(fig, fd.figure_title(experiments, f"Figure {args.figure}", caption),
+              list(experiments) + list(getattr(args, "replicates", [])),
+              legend=fd.bars_with_latency_legend() + paper_marks.bars_legend(marks)
+              + (fd.seed_range_legend(most_seeds) if most_seeds > 1 else []))
     return fig
 
 

@@ -100,14 +100,31 @@ def grouped_bars(ax, categories: Sequence[str], series: Sequence[tuple[str, Sequ
 
 
 def bars_with_latency(ax, categories: Sequence[str], mops: Sequence[float],
-                      p50: Sequence[float], p99: Sequence[float], colors: Sequence[str]):
+                      p50: Sequence[float], p99: Sequence[float], colors: Sequence[str],
+                      mops_ranges: Sequence[tuple[float, float] | None] = ()):
     """The paper's throughput-and-latency panel (Figs. 10, 16): throughput
-    bars on the left axis, 50p and 99p latency on a log right axis.
-    Returns the right axis."""
+    bars on the left axis, 50p and 99p latency on a log right axis;
+    `mops_ranges`, when given, a (low, high) whisker per bar (None: none),
+    the range of its throughput over seeds. Returns the right axis."""
     positions = range(len(categories))
     bars = ax.bar(positions, mops, 0.6, color=colors, edgecolor="black", linewidth=0.4,
                   label="Throughput")
-    ax.bar_label(bars, labels=[_short(v) for v in mops], fontsize=6, padding=1)
+    whiskers = [(position, low, high) for position, spread in zip(positions, mops_ranges)
+                if spread is not None for low, high in [spread]]
+    if not whiskers:
+        ax.bar_label(bars, labels=[_short(v) for v in mops], fontsize=6, padding=1)
+    else:
+        ax.vlines([w[0] for w in whiskers], [w[1] for w in whiskers], [w[2] for w in whiskers],
+                  color="black", linewidth=1)
+        for end in (1, 2):
+            ax.plot([w[0] for w in whiskers], [w[end] for w in whiskers], "_", color="black",
+                    markersize=7)
+        # Each value above its whisker, which may reach past the bar.
+        tops = {w[0]: w[2] for w in whiskers}
+        for position, value in zip(positions, mops):
+            ax.annotate(_short(value), (position, max(value, tops.get(position, value))),
+                        xytext=(0, 2), textcoords="offset points", ha="center",
+                        va="bottom", fontsize=6)
     ax.set_xticks(positions, categories, rotation=30, ha="right")
     ax.set_ylabel("Throughput (Mops)")
     ax.margins(y=0.12)
@@ -144,6 +161,20 @@ def series_patches(colors: dict[str, str]) -> list:
     from matplotlib.patches import Patch
     return [Patch(facecolor=color, edgecolor="black", linewidth=0.4, label=label)
             for label, color in colors.items()]
+
+
+def seed_range_legend(seeds: int) -> list:
+    """The legend entry of seed-range whiskers (bars_with_latency)."""
+    from matplotlib.lines import Line2D
+    return [Line2D([], [], marker="|", linestyle="none", color="black", markersize=9,
+                   label=f"range over {seeds} seeds")]
+
+
+def seed_values(point: dr.Point, replicates: Sequence[dict], key, metric: str) -> list[float]:
+    """`metric` of `point` and of the point with its key in each replicate's
+    points by key (a seed replicate that lacks it is skipped)."""
+    return [point.field(metric)] + [cells[key].field(metric) for cells in replicates
+                                    if key in cells]
 
 
 def bars_with_latency_legend() -> list:
@@ -235,11 +266,16 @@ def main(draw: Callable[[list[dr.Experiment], argparse.Namespace], Any], descrip
                              "and one result per point); several are combined")
     parser.add_argument("--out", required=True, metavar="STEM",
                         help="output path without extension: writes STEM.png and STEM.pdf")
+    parser.add_argument("--seed-results", nargs="+", default=[], metavar="DIR",
+                        help="the same experiments run with other seeds (ae/seeds.sh: "
+                             "ROOT/seeds/SEED/EXPERIMENT); figures that draw the seeds' range "
+                             "(10, 11) draw it from these with --results")
     if add_arguments:
         add_arguments(parser)
     args = parser.parse_args(argv)
     try:
         experiments = [dr.load_experiment(directory) for directory in args.results]
+        args.replicates = [dr.load_experiment(directory) for directory in args.seed_results]
         fig = draw(experiments, args)
         written = save(fig, args.out)
     except dr.ResultsError as error:

@@ -388,7 +388,8 @@ def main(argv=None) -> int:
 
     try:
         args.out.mkdir(parents=True, exist_ok=True)
-        drawn = draw_figures(experiments, figures_dir, errors)
+        drawn = draw_figures(experiments, figures_dir, errors,
+                             [r.experiments for r in replicated if not r.error])
         errors += [d.error for d in drawn if d.error]
         report = args.out / "REPORT.md"
         write_report(report, args, experiments, found, drawn, outcomes, targets, smart, ablated,

@@ -8,6 +8,7 @@ import importlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Sequence
 
 import dmbench_results as dr
 import experiment_registry as registry
@@ -61,10 +62,12 @@ def plot_of(experiment: dr.Experiment) -> Plot | None:
     return Plot(script, output, options)
 
 
-def draw_figures(experiments: dict[str, dr.Experiment], directory: Path,
-                 errors: list[str]) -> list[Drawn]:
+def draw_figures(experiments: dict[str, dr.Experiment], directory: Path, errors: list[str],
+                 replicates: Sequence[dict[str, dr.Experiment]] = ()) -> list[Drawn]:
     """One figure per plot output, from all experiments that register it,
-    drawn by the script they name (the report adds no drawing of its own)."""
+    drawn by the script they name (the report adds no drawing of its own);
+    `replicates`, each seed replicate's experiments by name, go to the
+    scripts as the --seed-results of the experiments they replicate."""
     groups: dict[str, tuple[Plot, list[dr.Experiment]]] = {}
     for experiment in experiments.values():
         try:
@@ -81,8 +84,11 @@ def draw_figures(experiments: dict[str, dr.Experiment], directory: Path,
         group = sorted(group, key=lambda e: e.name)
         result = Drawn(figure_of(group[0]) or output, group)
         module = importlib.import_module(plot.script)
+        seeded = [seed[e.name] for seed in replicates for e in group if e.name in seed]
         args = argparse.Namespace(results=[str(e.directory) for e in group],
-                                  out=str(directory / output), **plot.options)
+                                  seed_results=[str(e.directory) for e in seeded],
+                                  replicates=seeded, out=str(directory / output),
+                                  **plot.options)
         try:
             figure = module.draw(group, args)
             written = fd.save(figure, str(directory / output))

@@ -39,6 +39,7 @@ class SeedReplicate:
     directory: Path
     seed: int | None = None
     outcomes: list[claimlib.Outcome] = field(default_factory=list)
+    experiments: dict[str, dr.Experiment] = field(default_factory=dict)
     revisions: str = ""
     error: str = ""
 
@@ -111,6 +112,7 @@ def replicates(root: Path, prefix: str, main: dict[str, dr.Experiment],
             loaded = {name: e for name, e in loaded.items() if not e.is_micro}
             check_replicate(loaded, main, replicate.seed)
             replicate.revisions = revisions(loaded)
+            replicate.experiments = loaded
         except dr.ResultsError as error:
             replicate.error = str(error)
             errors.append(replicate.error)

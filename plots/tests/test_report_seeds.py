@@ -11,6 +11,7 @@ rows of every seed.
 
 from __future__ import annotations
 
+import argparse
 import csv
 import json
 import shutil
@@ -34,15 +35,15 @@ WRITE_SIZE = "fig14c.sherman.write-size"
 MOVED = {WRITE_SIZE, "fig14c.split-writes"}
 
 
-def replicate(root: Path, seed: int) -> Path:
-    """Fig. 14's fixture results as run with `seed`: the root's, but for
-    the seed in every point's config."""
+def replicate(root: Path, seed: int, build=fixtures.fig14) -> Path:
+    """A figure's fixture results (Fig. 14's unless `build` says) as run
+    with `seed`: the root's, but for the seed in every point's config."""
     directory = root / dr.SEEDS_DIR / str(seed)
-    fixtures.fig14(directory)
-    for result in (directory / "fig14").glob("*.json"):
-        if result.name == "experiment.json":
-            continue
-        edit(result, lambda document: document["config"]["run"].update(seed=seed))
+    for experiment in build(directory):
+        for result in experiment.glob("*.json"):
+            if result.name == "experiment.json":
+                continue
+            edit(result, lambda document: document["config"]["run"].update(seed=seed))
     return directory
 
 
@@ -155,6 +156,48 @@ class SeedReplicates(unittest.TestCase):
             seeds = sorted(row["config.run.seed"] for row in csv.DictReader(table)
                            if not row["ablation"])
         self.assertEqual(seeds, ["1", "1", "2", "2", "3", "3"])
+
+
+class BreakdownWhiskers(unittest.TestCase):
+    """Figs. 10 and 11 draw each bar's range over the seeds: here seed 2
+    doubles +Combine's write-intensive throughput and seed 3 halves it."""
+
+    def test_each_bar_has_its_seeds_range(self):
+        import fig10
+        with tempfile.TemporaryDirectory(prefix="dmbench-whiskers-") as tmp:
+            root = Path(tmp)
+            [main] = fixtures.fig10(root)
+            name = "+Combine__workload.mix=write-intensive.json"
+            base = json.loads((main / name).read_text(encoding="utf-8"))["throughput_mops"]
+            for seed, factor in ((2, 2.0), (3, 0.5)):
+                replicated = replicate(root, seed, fixtures.fig10) / main.name
+                edit(replicated / name, lambda d, f=factor: d.update(
+                    throughput_mops=d["throughput_mops"] * f))
+            seeds = [dr.load_experiment(root / dr.SEEDS_DIR / s / main.name) for s in "23"]
+            args = argparse.Namespace(figure=10, caption=None, replicates=seeds)
+            figure = fig10.draw([dr.load_experiment(main)], args)
+            panel = next(ax for ax in figure.axes if ax.get_title() == "(b) Write-intensive")
+            [whiskers] = panel.collections
+            spans = [tuple(segment[:, 1]) for segment in whiskers.get_segments()]
+            self.assertEqual(len(spans), 5)  # a whisker per bar
+            labels = [tick.get_text() for tick in panel.get_xticklabels()]
+            self.assertEqual(spans[labels.index("+Combine")], (base * 0.5, base * 2.0))
+            # The others are the same at every seed: no length.
+            self.assertEqual([low == high for low, high in spans].count(False), 1)
+            legend = [text.get_text() for text in figure.legends[0].get_texts()]
+            self.assertIn("range over 3 seeds", legend)
+
+    def test_the_script_takes_them_from_the_command_line(self):
+        with tempfile.TemporaryDirectory(prefix="dmbench-whiskers-") as tmp:
+            root = Path(tmp)
+            [main] = fixtures.fig10(root)
+            replicated = replicate(root, 2, fixtures.fig10) / main.name
+            run = subprocess.run(
+                [sys.executable, str(PLOTS / "fig10.py"), "--results", str(main),
+                 "--seed-results", str(replicated), "--out", str(root / "fig10")],
+                capture_output=True, text=True, timeout=120)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            self.assertTrue((root / "fig10.png").read_bytes().startswith(b"\x89PNG"))
 
 
 class NotAReplicate(unittest.TestCase):
