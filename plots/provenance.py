@@ -16,6 +16,20 @@ def revision_of(point: dr.Point) -> tuple[str, bool]:
             point.field("tool.git_dirty", dr.BOOLEAN))
 
 
+def revision_text(point: dr.Point) -> str:
+    """The commit the point's dmbench was built from, " (dirty)" after it
+    when its tree had uncommitted changes, as the report shows it."""
+    revision, dirty = revision_of(point)
+    return revision + (" (dirty)" if dirty else "")
+
+
+def short_revision(text: str) -> str:
+    """A revision_text() cut to the commit's first 12 characters, keeping
+    its "(dirty)" mark."""
+    commit, _, mark = text.partition(" ")
+    return commit[:12] + (f" {mark}" if mark else "")
+
+
 def backend_of(result: dict, source: Path | str) -> tuple[str, str]:
     """What a result ran on: ("sim", its NIC profile's name) on the simulated
     fabric, ("verbs", its RDMA devices) on a real cluster. A real cluster's

@@ -98,8 +98,7 @@ class Provenance:
 def experiment_provenance(experiment: dr.Experiment) -> Provenance:
     revisions, backends, started, fallbacks = [], [], [], []
     for point in experiment.points:
-        revision, dirty = provenance.revision_of(point)
-        revisions.append(revision + (" (dirty)" if dirty else ""))
+        revisions.append(provenance.revision_text(point))
         backends.append(provenance.backend_of(point.result, point.source))
         if backends[-1][0] == "verbs":
             fallbacks += dr.require(point.result, "backend.fallbacks", point.source, dr.LIST)
@@ -113,12 +112,6 @@ def experiment_provenance(experiment: dr.Experiment) -> Provenance:
 def backend_cell(backends: list[tuple[str, str]]) -> str:
     """The NIC profile on the simulated fabric, "verbs: DEVICE" on a real cluster."""
     return ", ".join(name if kind == "sim" else f"verbs: {name}" for kind, name in backends)
-
-
-def short_revision(revision: str) -> str:
-    """The first 12 characters of the commit, keeping a "(dirty)" mark."""
-    commit, _, mark = revision.partition(" ")
-    return commit[:12] + (f" {mark}" if mark else "")
 
 
 def span(times: list[str]) -> str:
@@ -219,7 +212,7 @@ def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
         started += prov.started
         fallbacks += prov.fallbacks
         rows.append([name, str(experiment.directory), str(len(experiment.points)),
-                     ", ".join(short_revision(r) for r in prov.revisions),
+                     ", ".join(provenance.short_revision(r) for r in prov.revisions),
                      backend_cell(prov.backends), span(prov.started)])
     kinds = frozenset(kind for kind, _ in backends)
     simulated_only = kinds <= {"sim"}

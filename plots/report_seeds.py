@@ -138,14 +138,13 @@ def main_seed(experiments: dict[str, dr.Experiment]) -> str:
 
 
 def revisions(experiments: dict[str, dr.Experiment]) -> str:
-    """The revisions the index points were built from, short, "+dirty" for a
-    changed tree; "error" when a point does not say."""
+    """The revisions the index points were built from, short, as the
+    provenance table shows them; "error" when a point does not say."""
     try:
-        found = [provenance.revision_of(point) for point in index_points(experiments)]
+        found = [provenance.revision_text(point) for point in index_points(experiments)]
     except dr.ResultsError:
         return "error"
-    return ", ".join(dr.ordered(f"{revision[:12]}{'+dirty' if dirty else ''}"
-                                for revision, dirty in found))
+    return ", ".join(dr.ordered(provenance.short_revision(text) for text in found))
 
 
 def spread(claim: claimlib.Claim, values: list[float]) -> str:

@@ -26,7 +26,7 @@ seed=$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))
   >"$tmp/report.out" 2>&1 || fail "the report failed: $(tail -n 5 "$tmp/report.out")"
 grep -q "^seed replicates 2: [1-9][0-9]* claims computed at every seed" "$tmp/report.out" ||
   fail "no seed line in the report's output: $(tail -n 3 "$tmp/report.out")"
-grep -q '^| seed 2 | `.*seeds/2` | [0-9a-f]\{12\}\(+dirty\)\{0,1\} | [1-9][0-9]* |' "$tmp/report/REPORT.md" ||
+grep -q '^| seed 2 | `.*seeds/2` | [0-9a-f]\{12\}\( (dirty)\)\{0,1\} | [1-9][0-9]* |' "$tmp/report/REPORT.md" ||
   fail "no row for seed 2 in: $(sed -n '/^## Seed variation/,$p' "$tmp/report/REPORT.md")"
 
 /usr/bin/python3 "$root/plots/results_csv.py" "$tmp/root" --out "$tmp/results.csv" 2>/dev/null ||
