@@ -47,5 +47,6 @@ echo "== dmbench fuzz: $cases cases per in-process kind, seed $seed" >&2
   --findings "$out/findings" || status=1
 echo "== plot scripts and report" >&2
 /usr/bin/python3 plots/tests/fuzz_results.py --cases $((cases / 100)) \
-  --report-cases $((cases / 1000)) --cli-cases $((cases / 2000)) --seed "$seed" || status=1
+  --report-cases $((cases / 1000)) --cli-cases $((cases / 2000)) \
+  --seeds-cases $((cases / 1000)) --seed "$seed" || status=1
 exit "$status"

@@ -19,6 +19,9 @@ them as the scripts do:
   csv         in-process: results_csv.py's main() on the same results root
               as report; must return 0 (every cell written) or 1 (an error
               naming what is wrong)
+  seeds       in-process: report.py's main() and results_csv.py's on that
+              root with a seed replicate of one of its index experiments
+              beside it (seeds/SEED/), the replicate damaged; 0 or 1 as above
 
 Any other exception, exit status or a traceback is a finding. Cases are
 drawn from (seed, kind, case number), so a finding is replayed alone:
@@ -218,14 +221,17 @@ def plots_case(rng, fixture: Fixtures, case_dir: Path) -> tuple[str, str]:
 
 
 def in_process_main_case(rng, fixture: Fixtures, case_dir: Path, what: str,
-                         run_main) -> tuple[str, str]:
+                         run_main, replicate: bool = False) -> tuple[str, str]:
     """The report's results root with one experiment damaged, given to
     `run_main(root, case_dir)` (a script's main()): it must return 0 or 1,
-    and 1 with an error message."""
+    and 1 with an error message. `replicate`: the damaged experiment is a
+    seed replicate of one of the root's index experiments instead."""
     root = case_dir / "root"
     for name, directory in fixture.report.items():
         shutil.copytree(directory, root / name)
     victim = root / rng.choice(sorted(fixture.report))
+    if replicate:
+        victim = seed_replicate(rng, fixture, root)
     how = f"{what} with {victim.name} damaged:\n" + damage_directory(rng, victim)
     output = io.StringIO()
     try:
@@ -240,6 +246,21 @@ def in_process_main_case(rng, fixture: Fixtures, case_dir: Path, what: str,
     if status == 1 and "error:" not in output.getvalue():
         return "finding", f"{how}\nexit status 1 without an error message"
     return ("accepted" if status == 0 else "refused"), how
+
+
+def seed_replicate(rng, fixture: Fixtures, root: Path) -> Path:
+    """ROOT/seeds/SEED/NAME: a copy of one of the root's index experiments
+    as run with another seed (report_seeds.py)."""
+    name = rng.choice(sorted(n for n in fixture.report
+                             if not dr.load_experiment(fixture.report[n]).is_micro))
+    replica = root / dr.SEEDS_DIR / str(rng.randrange(2, 5)) / name
+    shutil.copytree(fixture.report[name], replica)
+    for result in replica.glob("*.json"):
+        document = json.loads(result.read_text(encoding="utf-8"))
+        if result.name != "experiment.json":
+            document["config"]["run"]["seed"] = int(replica.parent.name)
+            result.write_text(json.dumps(document), encoding="utf-8")
+    return replica
 
 
 def report_case(rng, fixture: Fixtures, case_dir: Path) -> tuple[str, str]:
@@ -275,8 +296,19 @@ def csv_case(rng, fixture: Fixtures, case_dir: Path) -> tuple[str, str]:
             [str(root), "--out", str(out / "runs.csv"), "--micro-out", str(out / "micro.csv")]))
 
 
+def seeds_case(rng, fixture: Fixtures, case_dir: Path) -> tuple[str, str]:
+    report, results_csv = importlib.import_module("report"), importlib.import_module("results_csv")
+
+    def both(root: Path, out: Path) -> int:
+        return max(report.main(["--results-root", str(root), "--out", str(out / "out")]),
+                   results_csv.main([str(root), "--out", str(out / "runs.csv")]))
+    return in_process_main_case(rng, fixture, case_dir, "report and results_csv.py", both,
+                                replicate=True)
+
+
 # New kinds go last: a kind's number seeds its cases.
-KINDS = {"plots": plots_case, "report": report_case, "plots-cli": cli_case, "csv": csv_case}
+KINDS = {"plots": plots_case, "report": report_case, "plots-cli": cli_case, "csv": csv_case,
+         "seeds": seeds_case}
 
 
 def main(argv=None) -> int:
@@ -285,12 +317,14 @@ def main(argv=None) -> int:
     parser.add_argument("--report-cases", type=int, default=4, help="report cases (in-process)")
     parser.add_argument("--cli-cases", type=int, default=2, help="figure scripts run as processes")
     parser.add_argument("--csv-cases", type=int, default=10, help="results_csv.py cases")
+    parser.add_argument("--seeds-cases", type=int, default=4,
+                        help="report and results_csv.py cases with a damaged seed replicate")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--kind", choices=sorted(KINDS), help="only this kind")
     parser.add_argument("--case", type=int, help="replay this case number, printing it")
     args = parser.parse_args(argv)
     counts = {"plots": args.cases, "report": args.report_cases, "plots-cli": args.cli_cases,
-              "csv": args.csv_cases}
+              "csv": args.csv_cases, "seeds": args.seeds_cases}
     findings = []
     print(f"{'input kind':<14} {'cases':>8} {'accepted':>9} {'refused':>8} {'findings':>9} "
           f"{'seconds':>9}")
