@@ -44,8 +44,7 @@ def draw(experiments, args):
     def key(point):
         return point.mix, point.label
     cells = dr.unique_points(points, key, "workload mix and variant")
-    replicates = [dr.unique_points(dr.run_points([e]), key, "workload mix and variant")
-                  for e in getattr(args, "replicates", [])]
+    replicates = fd.replicate_cells(args, key, "workload mix and variant")
     mixes = sorted(dr.ordered(p.mix for p in points), key=dr.mix_sort_key)
     series = dr.ordered(p.label for p in points)
     colors = fd.series_colors(series)
@@ -73,7 +72,7 @@ def draw(experiments, args):
         seeds = [fd.seed_values(p, replicates, key(p), "throughput_mops") for p in figures]
         right = fd.bars_with_latency(ax, present, [p.field("throughput_mops") for p in figures],
                                      p50, p99, [colors[label] for label in present],
-                                     [(min(v), max(v)) if len(v) > 1 else None for v in seeds])
+                                     [fd.seed_range(v) for v in seeds])
         most_seeds = max([most_seeds] + [len(v) for v in seeds])
         panel_marks = [m for m in marks if m.at.get("mix") == mix]
         paper_marks.draw_on_bars(ax, right, {label: i for i, label in enumerate(present)},

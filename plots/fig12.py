@@ -5,9 +5,10 @@ directories: points with mix range-only go to panel (a), range-write to
 panel (b). Each panel: range query throughput (Mops; in range-write only the
 range queries of the half of the clients that issue them) against the range
 size (keys per query), one bar per series (FG+, Sherman, ...: the index of each point, or its variant
-when the index alone is ambiguous).
+when the index alone is ambiguous). With seed replicates (--seed-results, or
+the report's seeds/), each bar gets a whisker over its range across the seeds.
 
-    python3 plots/fig12.py --results DIR [DIR ...] --out STEM
+    python3 plots/fig12.py --results DIR [DIR ...] --out STEM [--seed-results DIR ...]
 """
 
 import sys
@@ -28,8 +29,12 @@ def draw(experiments, args):
     mixes = [mix for mix in PANELS if any(p.mix == mix for p in points)]
     position = lambda p: (p.mix, p.config("workload.range_size"))  # noqa: E731
     series_of = dr.series_by_index(points, position)
-    cells = dr.unique_points(points, lambda p: position(p) + (series_of(p),),
-                             "mix, range size and series")
+    def key(point):
+        return position(point) + (series_of(point),)
+    what = "mix, range size and series"
+    cells = dr.unique_points(points, key, what)
+    replicates = fd.replicate_cells(args, key, what)
+    most_seeds = 1
     series = dr.ordered(series_of(p) for p in points)
     colors = fd.series_colors(series)
 
@@ -42,15 +47,20 @@ def draw(experiments, args):
     fig, axes = plt.subplots(1, len(mixes), figsize=(4.2 * len(mixes), 3.6), squeeze=False)
     for number, (ax, mix) in enumerate(zip(axes[0], mixes)):
         sizes = sorted({p.config("workload.range_size") for p in points if p.mix == mix})
-        bars = []
+        bars, ranges = [], []
         for label in series:
-            values = []
+            values, spreads = [], []
             for size in sizes:
                 point = cells.get((mix, size, label))
-                values.append(point.field(point.op_stats("range") + ".throughput_mops")
-                              if point else float("nan"))
+                metric = point.op_stats("range") + ".throughput_mops" if point else ""
+                seeds = fd.seed_values(point, replicates, key(point), metric) if point else []
+                most_seeds = max(most_seeds, len(seeds))
+                values.append(seeds[0] if point else float("nan"))
+                spreads.append(fd.seed_range(seeds) if point else None)
             bars.append((label, values))
-        fd.grouped_bars(ax, [f"{size:,}" for size in sizes], bars, colors)
+            ranges.append(spreads)
+        fd.grouped_bars(ax, [f"{size:,}" for size in sizes], bars, colors,
+                        ranges=ranges if replicates else ())
         paper_marks.draw_on_grouped_bars(ax, sizes, series,
                                          [m for m in marks if m.at.get("mix") == mix],
                                          "range_size")
@@ -59,8 +69,10 @@ def draw(experiments, args):
         ax.set_title(f"({chr(ord('a') + number)}) {dr.mix_label(mix)}")
     skews = ", ".join(dr.ordered(p.skew_label for p in points))
     fd.finish(fig, fd.figure_title(experiments, "Figure 12",
-                                   f"Performance of range query ({skews})"), experiments,
-              legend=fd.series_patches(colors) + paper_marks.bars_legend(marks))
+                                   f"Performance of range query ({skews})"),
+              list(experiments) + list(getattr(args, "replicates", [])),
+              legend=fd.series_patches(colors) + paper_marks.bars_legend(marks)
+              + (fd.seed_range_legend(most_seeds) if most_seeds > 1 else []))
     return fig
 
 

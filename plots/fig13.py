@@ -9,9 +9,10 @@ variant when the index is ambiguous) and key distribution (from the config):
 colour by series, line style and marker by distribution. The paper's values,
 where its text states them (paper_marks.py), in the series' colour: a hollow
 marker where the paper names the client count, a dotted level labelled with
-its value where it does not (a peak).
+its value where it does not (a peak). With seed replicates (--seed-results,
+or the report's seeds/), each line is shaded over its range across the seeds.
 
-    python3 plots/fig13.py --results DIR [DIR ...] --out STEM
+    python3 plots/fig13.py --results DIR [DIR ...] --out STEM [--seed-results DIR ...]
 """
 
 import sys
@@ -29,8 +30,12 @@ def skew_order(skew: str) -> tuple:
 def draw(experiments, args):
     points = dr.run_points(experiments)
     series_of = dr.series_by_index(points, lambda p: (p.skew_label, p.clients))
-    cells = dr.unique_points(points, lambda p: (series_of(p), p.skew_label, p.clients),
-                             "series, key distribution and client count")
+    def key(point):
+        return series_of(point), point.skew_label, point.clients
+    what = "series, key distribution and client count"
+    cells = dr.unique_points(points, key, what)
+    replicates = fd.replicate_cells(args, key, what)
+    most_seeds = 1
     series = dr.ordered(series_of(p) for p in points)
     skews = sorted(dr.ordered(p.skew_label for p in points), key=skew_order)
     colors = fd.series_colors(series)
@@ -46,6 +51,12 @@ def draw(experiments, args):
                     color=colors[label], marker=fd.MARKERS[skew_number % len(fd.MARKERS)],
                     linestyle=fd.LINESTYLES[skew_number % len(fd.LINESTYLES)],
                     label=f"{label}, {skew}")
+            seeds = [fd.seed_values(cells[(label, skew, c)], replicates, (label, skew, c),
+                                    "throughput_mops") for c in counts]
+            most_seeds = max([most_seeds] + [len(values) for values in seeds])
+            if any(len(values) > 1 for values in seeds):
+                ax.fill_between(counts, [min(v) for v in seeds], [max(v) for v in seeds],
+                                color=colors[label], alpha=0.18, linewidth=0)
     marks = paper_marks.resolve(paper_marks.marks_for(experiments), lambda *_: None)
     drawn = False
     for mark in marks:
@@ -78,13 +89,17 @@ def draw(experiments, args):
     mixes = ", ".join(dr.mix_label(m) for m in dr.ordered(p.mix for p in points))
     # Below the panel, where it cannot hide a line.
     handles = ax.get_legend_handles_labels()[0]
+    if most_seeds > 1:
+        from matplotlib.patches import Patch
+        handles.append(Patch(facecolor="gray", alpha=0.3,
+                             label=f"shaded: range over {most_seeds} seeds"))
     if drawn:
         from matplotlib.lines import Line2D
         handles.append(Line2D([], [], color="gray", marker="o", fillstyle="none", linestyle=":",
                               markersize=8, label="paper (hollow: at its clients; dotted: "
                                                   "a peak)"))
     fd.finish(fig, fd.figure_title(experiments, "Figure 13", f"Scalability ({mixes})"),
-              experiments, legend=handles)
+              list(experiments) + list(getattr(args, "replicates", [])), legend=handles)
     return fig
 
 

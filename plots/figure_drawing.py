@@ -84,19 +84,51 @@ def grouped_bar_at(category: int, number: int, series_count: int) -> tuple[float
 
 
 def grouped_bars(ax, categories: Sequence[str], series: Sequence[tuple[str, Sequence[float]]],
-                 colors: dict[str, str], annotate: bool = True) -> None:
+                 colors: dict[str, str], annotate: bool = True,
+                 ranges: Sequence[Sequence[tuple[float, float] | None]] = ()) -> None:
     """Bars of each series side by side at each category; NaN values leave a
-    gap (a series that has no point at that category)."""
+    gap (a series that has no point at that category). `ranges`, when given,
+    a (low, high) whisker per bar of each series (None: none), the range of
+    its value over seeds."""
     width = grouped_bar_at(0, 0, len(series))[1]
     for number, (label, values) in enumerate(series):
         offsets = [grouped_bar_at(i, number, len(series))[0] for i in range(len(categories))]
         bars = ax.bar(offsets, values, width, label=label, color=colors[label],
                       edgecolor="black", linewidth=0.4)
-        if annotate:
+        spreads = list(ranges[number]) if ranges else []
+        whiskers(ax, offsets, spreads)
+        if annotate and any(spreads):
+            annotate_above(ax, offsets, values, spreads)
+        elif annotate:
             ax.bar_label(bars, labels=[_short(v) for v in values], fontsize=6, padding=1)
     ax.set_xticks(range(len(categories)), categories)
     ax.set_xlim(-0.6, len(categories) - 0.4)
     ax.margins(y=0.12)
+
+
+def whiskers(ax, positions: Sequence[float],
+             spreads: Sequence[tuple[float, float] | None]) -> None:
+    """A capped vertical line from low to high at each position that has a
+    (low, high) spread."""
+    drawn = [(position, spread) for position, spread in zip(positions, spreads) if spread]
+    if not drawn:
+        return
+    xs = [position for position, _ in drawn]
+    ax.vlines(xs, [low for _, (low, _) in drawn], [high for _, (_, high) in drawn],
+              color="black", linewidth=1)
+    for end in (0, 1):
+        ax.plot(xs, [spread[end] for _, spread in drawn], "_", color="black", markersize=7)
+
+
+def annotate_above(ax, positions: Sequence[float], values: Sequence[float],
+                   spreads: Sequence[tuple[float, float] | None]) -> None:
+    """Each bar's value above the bar or its whisker, whichever reaches higher."""
+    for position, value, spread in itertools.zip_longest(positions, values, spreads):
+        if value is None or (isinstance(value, float) and math.isnan(value)):
+            continue
+        top = max(value, spread[1]) if spread else value
+        ax.annotate(_short(value), (position, top), xytext=(0, 2),
+                    textcoords="offset points", ha="center", va="bottom", fontsize=6)
 
 
 def bars_with_latency(ax, categories: Sequence[str], mops: Sequence[float],
@@ -109,22 +141,11 @@ def bars_with_latency(ax, categories: Sequence[str], mops: Sequence[float],
     positions = range(len(categories))
     bars = ax.bar(positions, mops, 0.6, color=colors, edgecolor="black", linewidth=0.4,
                   label="Throughput")
-    whiskers = [(position, low, high) for position, spread in zip(positions, mops_ranges)
-                if spread is not None for low, high in [spread]]
-    if not whiskers:
-        ax.bar_label(bars, labels=[_short(v) for v in mops], fontsize=6, padding=1)
+    whiskers(ax, positions, mops_ranges)
+    if any(mops_ranges):
+        annotate_above(ax, positions, mops, mops_ranges)
     else:
-        ax.vlines([w[0] for w in whiskers], [w[1] for w in whiskers], [w[2] for w in whiskers],
-                  color="black", linewidth=1)
-        for end in (1, 2):
-            ax.plot([w[0] for w in whiskers], [w[end] for w in whiskers], "_", color="black",
-                    markersize=7)
-        # Each value above its whisker, which may reach past the bar.
-        tops = {w[0]: w[2] for w in whiskers}
-        for position, value in zip(positions, mops):
-            ax.annotate(_short(value), (position, max(value, tops.get(position, value))),
-                        xytext=(0, 2), textcoords="offset points", ha="center",
-                        va="bottom", fontsize=6)
+        ax.bar_label(bars, labels=[_short(v) for v in mops], fontsize=6, padding=1)
     ax.set_xticks(positions, categories, rotation=30, ha="right")
     ax.set_ylabel("Throughput (Mops)")
     ax.margins(y=0.12)
@@ -170,11 +191,24 @@ def seed_range_legend(seeds: int) -> list:
                    label=f"range over {seeds} seeds")]
 
 
+def replicate_cells(args, key: Callable[[dr.Point], Any], what: str) -> list[dict]:
+    """The points of each seed replicate the script was given (args.replicates:
+    --seed-results, or the report's seeds/), by `key` as the script keys its
+    own; one dictionary per replicate experiment."""
+    return [dr.unique_points(dr.run_points([experiment]), key, what)
+            for experiment in getattr(args, "replicates", [])]
+
+
 def seed_values(point: dr.Point, replicates: Sequence[dict], key, metric: str) -> list[float]:
     """`metric` of `point` and of the point with its key in each replicate's
     points by key (a seed replicate that lacks it is skipped)."""
     return [point.field(metric)] + [cells[key].field(metric) for cells in replicates
                                     if key in cells]
+
+
+def seed_range(values: Sequence[float]) -> tuple[float, float] | None:
+    """(lowest, highest) of a value over the seeds, None for one seed."""
+    return (min(values), max(values)) if len(values) > 1 else None
 
 
 def bars_with_latency_legend() -> list:

@@ -6,9 +6,11 @@ write-intensive, each uniform and skewed), rows throughput (Mops) and 50th /
 90th / 99th percentile latency (us) per series (variant, else index preset).
 The paper's numbers (the Table 1 claims' marks, paper_marks.py) are shown in
 grey rows below for comparison, in the columns whose workload and skew the
-paper ran (its skewed columns are Zipfian 0.99).
+paper ran (its skewed columns are Zipfian 0.99). With seed replicates
+(--seed-results, or the report's seeds/), each value is followed by its
+range over the seeds in parentheses, where the seeds differ.
 
-    python3 plots/table1.py --results DIR --out STEM
+    python3 plots/table1.py --results DIR --out STEM [--seed-results DIR ...]
 """
 
 import sys
@@ -45,8 +47,20 @@ def draw(experiments, args):
     series = dr.ordered(point.label for point in points)
     columns = sorted({column_key(p): p for p in points}.values(), key=column_key)
     column_ids = [(p.mix, p.skew_label) for p in columns]
-    cells = dr.unique_points(points, lambda p: (p.label, p.mix, p.skew_label),
-                             "series, workload and skew")
+    def key(point):
+        return point.label, point.mix, point.skew_label
+    what = "series, workload and skew"
+    cells = dr.unique_points(points, key, what)
+    replicates = fd.replicate_cells(args, key, what)
+    most_seeds = 1
+
+    def shown(point, field: str) -> str:
+        nonlocal most_seeds
+        values = fd.seed_values(point, replicates, key(point), field)
+        most_seeds = max(most_seeds, len(values))
+        low, high = fd.seed_range(values) or (values[0], values[0])
+        text = number(values[0])
+        return text if number(low) == number(high) else f"{text} ({number(low)}–{number(high)})"
 
     row_labels, rows, colors = [], [], []
     for label in series:
@@ -55,7 +69,7 @@ def draw(experiments, args):
             values = []
             for mix, skew in column_ids:
                 point = cells.get((label, mix, skew))
-                values.append(number(point.field(field)) if point else "–")
+                values.append(shown(point, field) if point else "–")
             rows.append(values)
             colors.append("black")
     paper = {(m.metric, m.at.get("mix"), m.at.get("skew")): m.value for m in
@@ -68,7 +82,9 @@ def draw(experiments, args):
             colors.append(PAPER_COLOR)
 
     plt = fd.pyplot()
-    fig, ax = plt.subplots(figsize=(max(6.5, 2 + 1.5 * len(columns)), 1.4 + 0.3 * len(rows)))
+    column_inches = 2.4 if replicates else 1.5  # a range beside each value
+    fig, ax = plt.subplots(figsize=(max(6.5, 2 + column_inches * len(columns)),
+                                    1.4 + 0.3 * len(rows)))
     ax.axis("off")
     table = ax.table(cellText=rows, rowLabels=row_labels, loc="center", cellLoc="center",
                      colLabels=[f"{dr.mix_label(mix)}\n{skew}" for mix, skew in column_ids])
@@ -83,9 +99,10 @@ def draw(experiments, args):
             cell.get_text().set_color(colors[row - 1])
     setup = ", ".join(dr.ordered(f"{p.clients} client threads, {p.config('workload.keys'):,} "
                                  f"keys" for p in points))
+    seeds = f"; in parentheses, the range over {most_seeds} seeds" if most_seeds > 1 else ""
     fd.finish(fig, fd.figure_title(experiments, "Table 1",
-                                   f"Index performance in one-sided approach ({setup})"),
-              experiments)
+                                   f"Index performance in one-sided approach ({setup}{seeds})"),
+              list(experiments) + list(getattr(args, "replicates", [])))
     return fig
 
 

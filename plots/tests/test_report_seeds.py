@@ -61,6 +61,12 @@ def write_size_of(document: dict, size: int) -> None:
                      p90=size, p99=size, p999=size)
 
 
+def scale_throughput(document: dict, factor: float) -> None:
+    document["throughput_mops"] *= factor
+    for stats in [document["operations"]["overall"], *document["operations"]["by_op"].values()]:
+        stats["throughput_mops"] *= factor
+
+
 def section_rows(report: str) -> dict[str, list[str]]:
     return {row[0]: row for row in table_rows(report, report_seeds.CLAIMS_HEADING)}
 
@@ -158,9 +164,10 @@ class SeedReplicates(unittest.TestCase):
         self.assertEqual(seeds, ["1", "1", "2", "2", "3", "3"])
 
 
-class BreakdownWhiskers(unittest.TestCase):
-    """Figs. 10 and 11 draw each bar's range over the seeds: here seed 2
-    doubles +Combine's write-intensive throughput and seed 3 halves it."""
+class SeedRangesInFigures(unittest.TestCase):
+    """Figures draw each value's range over the seeds: whiskers on Figs. 10,
+    11 and 12's bars, ranges in Table 1's cells, bands around Fig. 13's
+    lines. Here seed replicates scale one point's throughput."""
 
     def test_each_bar_has_its_seeds_range(self):
         import fig10
@@ -186,6 +193,67 @@ class BreakdownWhiskers(unittest.TestCase):
             self.assertEqual([low == high for low, high in spans].count(False), 1)
             legend = [text.get_text() for text in figure.legends[0].get_texts()]
             self.assertIn("range over 3 seeds", legend)
+
+    def replicated(self, root: Path, build, name: str, factor: float) -> list[dr.Experiment]:
+        """Seed 2 of `build`'s experiments, with point file `name` (in each
+        of them that has it) at `factor` times its throughput."""
+        seed_root = replicate(root, 2, build)
+        experiments = []
+        for directory in sorted(p for p in seed_root.iterdir()):
+            if (directory / name).is_file():
+                edit(directory / name, lambda d: scale_throughput(d, factor))
+            experiments.append(dr.load_experiment(directory))
+        return experiments
+
+    def test_table_1_shows_each_value_with_its_range(self):
+        import table1
+        with tempfile.TemporaryDirectory(prefix="dmbench-whiskers-") as tmp:
+            root = Path(tmp)
+            [main] = fixtures.table1(root)
+            name = "workload.distribution=zipfian__workload.mix=read-intensive.json"
+            base = json.loads((main / name).read_text(encoding="utf-8"))["throughput_mops"]
+            seeds = self.replicated(root, fixtures.table1, name, 0.5)
+            figure = table1.draw([dr.load_experiment(main)],
+                                 argparse.Namespace(replicates=seeds))
+            texts = [cell.get_text().get_text()
+                     for cell in figure.axes[0].tables[0].get_celld().values()]
+            low, high = table1.number(base * 0.5), table1.number(base)
+            self.assertIn(f"{table1.number(base)} ({low}–{high})", texts)
+            from matplotlib.text import Text
+            titles = [" ".join(text.get_text().split()) for text in figure.findobj(Text)]
+            self.assertTrue(any("in parentheses, the range over 2 seeds" in t for t in titles))
+
+    def test_figure_13_shades_each_line_over_its_range(self):
+        import fig13
+        with tempfile.TemporaryDirectory(prefix="dmbench-whiskers-") as tmp:
+            root = Path(tmp)
+            mains = fixtures.fig13(root)
+            name = "Sherman__topology.coroutines_per_thread=2.json"
+            seeds = self.replicated(root, fixtures.fig13, name, 3.0)
+            figure = fig13.draw([dr.load_experiment(m) for m in mains],
+                                argparse.Namespace(replicates=seeds))
+            bands = figure.axes[0].collections
+            self.assertTrue(bands)
+            highest = max(band.get_paths()[0].vertices[:, 1].max() for band in bands)
+            tripled = max(3 * json.loads((m / name).read_text(encoding="utf-8"))
+                          ["throughput_mops"] for m in mains if (m / name).is_file())
+            self.assertAlmostEqual(highest, tripled)
+
+    def test_figure_12_draws_a_whisker_per_bar(self):
+        import fig12
+        with tempfile.TemporaryDirectory(prefix="dmbench-whiskers-") as tmp:
+            root = Path(tmp)
+            mains = fixtures.fig12(root)
+            seeds = self.replicated(root, fixtures.fig12, "Sherman__workload.range_size=100.json",
+                                    2.0)
+            figure = fig12.draw([dr.load_experiment(m) for m in mains],
+                                argparse.Namespace(replicates=seeds))
+            for panel in figure.axes:
+                lines = [c for c in panel.collections if c.get_segments()]
+                self.assertEqual(sum(len(c.get_segments()) for c in lines), 6, panel.get_title())
+                moved = [seg for c in lines for seg in c.get_segments()
+                         if seg[0, 1] != seg[1, 1]]
+                self.assertEqual(len(moved), 1, panel.get_title())
 
     def test_the_script_takes_them_from_the_command_line(self):
         with tempfile.TemporaryDirectory(prefix="dmbench-whiskers-") as tmp:
