@@ -67,6 +67,10 @@ def scale_throughput(document: dict, factor: float) -> None:
         stats["throughput_mops"] *= factor
 
 
+def throughput_of(result: Path) -> float:
+    return json.loads(result.read_text(encoding="utf-8"))["throughput_mops"]
+
+
 def section_rows(report: str) -> dict[str, list[str]]:
     return {row[0]: row for row in table_rows(report, report_seeds.CLAIMS_HEADING)}
 
@@ -169,30 +173,36 @@ class SeedRangesInFigures(unittest.TestCase):
     11 and 12's bars, ranges in Table 1's cells, bands around Fig. 13's
     lines. Here seed replicates scale one point's throughput."""
 
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory(prefix="dmbench-whiskers-")
+        self.root = Path(self.tmp.name)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
     def test_each_bar_has_its_seeds_range(self):
         import fig10
-        with tempfile.TemporaryDirectory(prefix="dmbench-whiskers-") as tmp:
-            root = Path(tmp)
-            [main] = fixtures.fig10(root)
-            name = "+Combine__workload.mix=write-intensive.json"
-            base = json.loads((main / name).read_text(encoding="utf-8"))["throughput_mops"]
-            for seed, factor in ((2, 2.0), (3, 0.5)):
-                replicated = replicate(root, seed, fixtures.fig10) / main.name
-                edit(replicated / name, lambda d, f=factor: d.update(
-                    throughput_mops=d["throughput_mops"] * f))
-            seeds = [dr.load_experiment(root / dr.SEEDS_DIR / s / main.name) for s in "23"]
-            args = argparse.Namespace(figure=10, caption=None, replicates=seeds)
-            figure = fig10.draw([dr.load_experiment(main)], args)
-            panel = next(ax for ax in figure.axes if ax.get_title() == "(b) Write-intensive")
-            [whiskers] = panel.collections
-            spans = [tuple(segment[:, 1]) for segment in whiskers.get_segments()]
-            self.assertEqual(len(spans), 5)  # a whisker per bar
-            labels = [tick.get_text() for tick in panel.get_xticklabels()]
-            self.assertEqual(spans[labels.index("+Combine")], (base * 0.5, base * 2.0))
-            # The others are the same at every seed: no length.
-            self.assertEqual([low == high for low, high in spans].count(False), 1)
-            legend = [text.get_text() for text in figure.legends[0].get_texts()]
-            self.assertIn("range over 3 seeds", legend)
+        root = self.root
+        [main] = fixtures.fig10(root)
+        name = "+Combine__workload.mix=write-intensive.json"
+        base = throughput_of(main / name)
+        for seed, factor in ((2, 2.0), (3, 0.5)):
+            replicated = replicate(root, seed, fixtures.fig10) / main.name
+            edit(replicated / name, lambda d, f=factor: d.update(
+                throughput_mops=d["throughput_mops"] * f))
+        seeds = [dr.load_experiment(root / dr.SEEDS_DIR / s / main.name) for s in "23"]
+        args = argparse.Namespace(figure=10, caption=None, replicates=seeds)
+        figure = fig10.draw([dr.load_experiment(main)], args)
+        panel = next(ax for ax in figure.axes if ax.get_title() == "(b) Write-intensive")
+        [whiskers] = panel.collections
+        spans = [tuple(segment[:, 1]) for segment in whiskers.get_segments()]
+        self.assertEqual(len(spans), 5)  # a whisker per bar
+        labels = [tick.get_text() for tick in panel.get_xticklabels()]
+        self.assertEqual(spans[labels.index("+Combine")], (base * 0.5, base * 2.0))
+        # The others are the same at every seed: no length.
+        self.assertEqual([low == high for low, high in spans].count(False), 1)
+        legend = [text.get_text() for text in figure.legends[0].get_texts()]
+        self.assertIn("range over 3 seeds", legend)
 
     def replicated(self, root: Path, build, name: str, factor: float) -> list[dr.Experiment]:
         """Seed 2 of `build`'s experiments, with point file `name` (in each
@@ -207,65 +217,60 @@ class SeedRangesInFigures(unittest.TestCase):
 
     def test_table_1_shows_each_value_with_its_range(self):
         import table1
-        with tempfile.TemporaryDirectory(prefix="dmbench-whiskers-") as tmp:
-            root = Path(tmp)
-            [main] = fixtures.table1(root)
-            name = "workload.distribution=zipfian__workload.mix=read-intensive.json"
-            base = json.loads((main / name).read_text(encoding="utf-8"))["throughput_mops"]
-            seeds = self.replicated(root, fixtures.table1, name, 0.5)
-            figure = table1.draw([dr.load_experiment(main)],
-                                 argparse.Namespace(replicates=seeds))
-            texts = [cell.get_text().get_text()
-                     for cell in figure.axes[0].tables[0].get_celld().values()]
-            low, high = table1.number(base * 0.5), table1.number(base)
-            self.assertIn(f"{table1.number(base)} ({low}–{high})", texts)
-            from matplotlib.text import Text
-            titles = [" ".join(text.get_text().split()) for text in figure.findobj(Text)]
-            self.assertTrue(any("in parentheses, the range over 2 seeds" in t for t in titles))
+        root = self.root
+        [main] = fixtures.table1(root)
+        name = "workload.distribution=zipfian__workload.mix=read-intensive.json"
+        base = throughput_of(main / name)
+        seeds = self.replicated(root, fixtures.table1, name, 0.5)
+        figure = table1.draw([dr.load_experiment(main)],
+                             argparse.Namespace(replicates=seeds))
+        texts = [cell.get_text().get_text()
+                 for cell in figure.axes[0].tables[0].get_celld().values()]
+        low, high = table1.number(base * 0.5), table1.number(base)
+        self.assertIn(f"{table1.number(base)} ({low}–{high})", texts)
+        from matplotlib.text import Text
+        titles = [" ".join(text.get_text().split()) for text in figure.findobj(Text)]
+        self.assertTrue(any("in parentheses, the range over 2 seeds" in t for t in titles))
 
     def test_figure_13_shades_each_line_over_its_range(self):
         import fig13
-        with tempfile.TemporaryDirectory(prefix="dmbench-whiskers-") as tmp:
-            root = Path(tmp)
-            mains = fixtures.fig13(root)
-            name = "Sherman__topology.coroutines_per_thread=2.json"
-            seeds = self.replicated(root, fixtures.fig13, name, 3.0)
-            figure = fig13.draw([dr.load_experiment(m) for m in mains],
-                                argparse.Namespace(replicates=seeds))
-            bands = figure.axes[0].collections
-            self.assertTrue(bands)
-            highest = max(band.get_paths()[0].vertices[:, 1].max() for band in bands)
-            tripled = max(3 * json.loads((m / name).read_text(encoding="utf-8"))
-                          ["throughput_mops"] for m in mains if (m / name).is_file())
-            self.assertAlmostEqual(highest, tripled)
+        root = self.root
+        mains = fixtures.fig13(root)
+        name = "Sherman__topology.coroutines_per_thread=2.json"
+        seeds = self.replicated(root, fixtures.fig13, name, 3.0)
+        figure = fig13.draw([dr.load_experiment(m) for m in mains],
+                            argparse.Namespace(replicates=seeds))
+        bands = figure.axes[0].collections
+        self.assertTrue(bands)
+        highest = max(band.get_paths()[0].vertices[:, 1].max() for band in bands)
+        tripled = max(3 * throughput_of(m / name) for m in mains if (m / name).is_file())
+        self.assertAlmostEqual(highest, tripled)
 
     def test_figure_12_draws_a_whisker_per_bar(self):
         import fig12
-        with tempfile.TemporaryDirectory(prefix="dmbench-whiskers-") as tmp:
-            root = Path(tmp)
-            mains = fixtures.fig12(root)
-            seeds = self.replicated(root, fixtures.fig12, "Sherman__workload.range_size=100.json",
-                                    2.0)
-            figure = fig12.draw([dr.load_experiment(m) for m in mains],
-                                argparse.Namespace(replicates=seeds))
-            for panel in figure.axes:
-                lines = [c for c in panel.collections if c.get_segments()]
-                self.assertEqual(sum(len(c.get_segments()) for c in lines), 6, panel.get_title())
-                moved = [seg for c in lines for seg in c.get_segments()
-                         if seg[0, 1] != seg[1, 1]]
-                self.assertEqual(len(moved), 1, panel.get_title())
+        root = self.root
+        mains = fixtures.fig12(root)
+        seeds = self.replicated(root, fixtures.fig12, "Sherman__workload.range_size=100.json",
+                                2.0)
+        figure = fig12.draw([dr.load_experiment(m) for m in mains],
+                            argparse.Namespace(replicates=seeds))
+        for panel in figure.axes:
+            lines = [c for c in panel.collections if c.get_segments()]
+            self.assertEqual(sum(len(c.get_segments()) for c in lines), 6, panel.get_title())
+            moved = [seg for c in lines for seg in c.get_segments()
+                     if seg[0, 1] != seg[1, 1]]
+            self.assertEqual(len(moved), 1, panel.get_title())
 
     def test_the_script_takes_them_from_the_command_line(self):
-        with tempfile.TemporaryDirectory(prefix="dmbench-whiskers-") as tmp:
-            root = Path(tmp)
-            [main] = fixtures.fig10(root)
-            replicated = replicate(root, 2, fixtures.fig10) / main.name
-            run = subprocess.run(
-                [sys.executable, str(PLOTS / "fig10.py"), "--results", str(main),
-                 "--seed-results", str(replicated), "--out", str(root / "fig10")],
-                capture_output=True, text=True, timeout=120)
-            self.assertEqual(run.returncode, 0, run.stderr)
-            self.assertTrue((root / "fig10.png").read_bytes().startswith(b"\x89PNG"))
+        root = self.root
+        [main] = fixtures.fig10(root)
+        replicated = replicate(root, 2, fixtures.fig10) / main.name
+        run = subprocess.run(
+            [sys.executable, str(PLOTS / "fig10.py"), "--results", str(main),
+             "--seed-results", str(replicated), "--out", str(root / "fig10")],
+            capture_output=True, text=True, timeout=120)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertTrue((root / "fig10.png").read_bytes().startswith(b"\x89PNG"))
 
 
 class NotAReplicate(unittest.TestCase):
