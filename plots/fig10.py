@@ -61,7 +61,6 @@ def draw(experiments, args):
 
     marks = paper_marks.resolve(paper_marks.marks_for(experiments), ours)
     plt = fd.pyplot()
-    most_seeds = 1
     fig, axes = plt.subplots(1, len(mixes), figsize=(3.6 * len(mixes) + 0.6, 4.2),
                              squeeze=False)
     for number, (ax, mix) in enumerate(zip(axes[0], mixes)):
@@ -73,18 +72,17 @@ def draw(experiments, args):
         right = fd.bars_with_latency(ax, present, [p.field("throughput_mops") for p in figures],
                                      p50, p99, [colors[label] for label in present],
                                      [fd.seed_range(v) for v in seeds])
-        most_seeds = max([most_seeds] + [len(v) for v in seeds])
         panel_marks = [m for m in marks if m.at.get("mix") == mix]
         paper_marks.draw_on_bars(ax, right, {label: i for i, label in enumerate(present)},
                                  panel_marks, p50 + p99)
         ax.set_title(f"({chr(ord('a') + number)}) {dr.mix_label(mix)}")
     caption = (getattr(args, "caption", None) or CAPTIONS[args.figure]) + (
         "" if skews == ["uniform"] else f" ({', '.join(skews)})")
-    # The caption's provenance names the replicates' revisions too.
+    seeds = fd.seed_count(cells, replicates)
     fd.finish(fig, fd.figure_title(experiments, f"Figure {args.figure}", caption),
-              list(experiments) + list(getattr(args, "replicates", [])),
+              fd.drawn_from(experiments, args),
               legend=fd.bars_with_latency_legend() + paper_marks.bars_legend(marks)
-              + (fd.seed_range_legend(most_seeds) if most_seeds > 1 else []))
+              + (fd.seed_range_legend(seeds) if seeds > 1 else []))
     return fig
 
 

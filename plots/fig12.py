@@ -34,7 +34,6 @@ def draw(experiments, args):
     what = "mix, range size and series"
     cells = dr.unique_points(points, key, what)
     replicates = fd.replicate_cells(args, key, what)
-    most_seeds = 1
     series = dr.ordered(series_of(p) for p in points)
     colors = fd.series_colors(series)
 
@@ -52,15 +51,17 @@ def draw(experiments, args):
             values, spreads = [], []
             for size in sizes:
                 point = cells.get((mix, size, label))
-                metric = point.op_stats("range") + ".throughput_mops" if point else ""
-                seeds = fd.seed_values(point, replicates, key(point), metric) if point else []
-                most_seeds = max(most_seeds, len(seeds))
-                values.append(seeds[0] if point else float("nan"))
-                spreads.append(fd.seed_range(seeds) if point else None)
+                if point is None:
+                    values.append(float("nan"))
+                    spreads.append(None)
+                    continue
+                seeds = fd.seed_values(point, replicates, key(point),
+                                       point.op_stats("range") + ".throughput_mops")
+                values.append(seeds[0])
+                spreads.append(fd.seed_range(seeds))
             bars.append((label, values))
             ranges.append(spreads)
-        fd.grouped_bars(ax, [f"{size:,}" for size in sizes], bars, colors,
-                        ranges=ranges if replicates else ())
+        fd.grouped_bars(ax, [f"{size:,}" for size in sizes], bars, colors, ranges=ranges)
         paper_marks.draw_on_grouped_bars(ax, sizes, series,
                                          [m for m in marks if m.at.get("mix") == mix],
                                          "range_size")
@@ -68,11 +69,12 @@ def draw(experiments, args):
         ax.set_ylabel("Range query throughput (Mops)")
         ax.set_title(f"({chr(ord('a') + number)}) {dr.mix_label(mix)}")
     skews = ", ".join(dr.ordered(p.skew_label for p in points))
+    seeds = fd.seed_count(cells, replicates)
     fd.finish(fig, fd.figure_title(experiments, "Figure 12",
                                    f"Performance of range query ({skews})"),
-              list(experiments) + list(getattr(args, "replicates", [])),
+              fd.drawn_from(experiments, args),
               legend=fd.series_patches(colors) + paper_marks.bars_legend(marks)
-              + (fd.seed_range_legend(most_seeds) if most_seeds > 1 else []))
+              + (fd.seed_range_legend(seeds) if seeds > 1 else []))
     return fig
 
 

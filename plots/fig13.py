@@ -35,7 +35,6 @@ def draw(experiments, args):
     what = "series, key distribution and client count"
     cells = dr.unique_points(points, key, what)
     replicates = fd.replicate_cells(args, key, what)
-    most_seeds = 1
     series = dr.ordered(series_of(p) for p in points)
     skews = sorted(dr.ordered(p.skew_label for p in points), key=skew_order)
     colors = fd.series_colors(series)
@@ -53,7 +52,6 @@ def draw(experiments, args):
                     label=f"{label}, {skew}")
             seeds = [fd.seed_values(cells[(label, skew, c)], replicates, (label, skew, c),
                                     "throughput_mops") for c in counts]
-            most_seeds = max([most_seeds] + [len(values) for values in seeds])
             if any(len(values) > 1 for values in seeds):
                 ax.fill_between(counts, [min(v) for v in seeds], [max(v) for v in seeds],
                                 color=colors[label], alpha=0.18, linewidth=0)
@@ -89,17 +87,18 @@ def draw(experiments, args):
     mixes = ", ".join(dr.mix_label(m) for m in dr.ordered(p.mix for p in points))
     # Below the panel, where it cannot hide a line.
     handles = ax.get_legend_handles_labels()[0]
-    if most_seeds > 1:
+    seeds = fd.seed_count(cells, replicates)
+    if seeds > 1:
         from matplotlib.patches import Patch
         handles.append(Patch(facecolor="gray", alpha=0.3,
-                             label=f"shaded: range over {most_seeds} seeds"))
+                             label=f"shaded: range over {seeds} seeds"))
     if drawn:
         from matplotlib.lines import Line2D
         handles.append(Line2D([], [], color="gray", marker="o", fillstyle="none", linestyle=":",
                               markersize=8, label="paper (hollow: at its clients; dotted: "
                                                   "a peak)"))
     fd.finish(fig, fd.figure_title(experiments, "Figure 13", f"Scalability ({mixes})"),
-              list(experiments) + list(getattr(args, "replicates", [])), legend=handles)
+              fd.drawn_from(experiments, args), legend=handles)
     return fig
 
 

@@ -185,7 +185,8 @@ def series_patches(colors: dict[str, str]) -> list:
 
 
 def seed_range_legend(seeds: int) -> list:
-    """The legend entry of seed-range whiskers (bars_with_latency)."""
+    """The legend entry of seed-range whiskers (bars_with_latency,
+    grouped_bars)."""
     from matplotlib.lines import Line2D
     return [Line2D([], [], marker="|", linestyle="none", color="black", markersize=9,
                    label=f"range over {seeds} seeds")]
@@ -209,6 +210,19 @@ def seed_values(point: dr.Point, replicates: Sequence[dict], key, metric: str) -
 def seed_range(values: Sequence[float]) -> tuple[float, float] | None:
     """(lowest, highest) of a value over the seeds, None for one seed."""
     return (min(values), max(values)) if len(values) > 1 else None
+
+
+def seed_count(cells: dict, replicates: Sequence[dict]) -> int:
+    """Over how many seeds the figure's values range: the main results' and
+    each seed of a replicate point that has a point of the figure's."""
+    return 1 + len({point.config("run.seed", dr.INTEGER) for replicate in replicates
+                    for key, point in replicate.items() if key in cells})
+
+
+def drawn_from(experiments: Sequence[dr.Experiment], args) -> list[dr.Experiment]:
+    """The experiments a figure's provenance caption names (finish): its own
+    and the seed replicates it was given."""
+    return list(experiments) + list(getattr(args, "replicates", []))
 
 
 def bars_with_latency_legend() -> list:
@@ -303,7 +317,7 @@ def main(draw: Callable[[list[dr.Experiment], argparse.Namespace], Any], descrip
     parser.add_argument("--seed-results", nargs="+", default=[], metavar="DIR",
                         help="the same experiments run with other seeds (ae/seeds.sh: "
                              "ROOT/seeds/SEED/EXPERIMENT); figures that draw the seeds' range "
-                             "(10, 11) draw it from these with --results")
+                             "(Table 1, Figs. 10 to 13) draw it from these with --results")
     if add_arguments:
         add_arguments(parser)
     args = parser.parse_args(argv)

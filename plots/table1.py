@@ -52,12 +52,9 @@ def draw(experiments, args):
     what = "series, workload and skew"
     cells = dr.unique_points(points, key, what)
     replicates = fd.replicate_cells(args, key, what)
-    most_seeds = 1
 
     def shown(point, field: str) -> str:
-        nonlocal most_seeds
         values = fd.seed_values(point, replicates, key(point), field)
-        most_seeds = max(most_seeds, len(values))
         low, high = fd.seed_range(values) or (values[0], values[0])
         text = number(values[0])
         return text if number(low) == number(high) else f"{text} ({number(low)}–{number(high)})"
@@ -99,10 +96,11 @@ def draw(experiments, args):
             cell.get_text().set_color(colors[row - 1])
     setup = ", ".join(dr.ordered(f"{p.clients} client threads, {p.config('workload.keys'):,} "
                                  f"keys" for p in points))
-    seeds = f"; in parentheses, the range over {most_seeds} seeds" if most_seeds > 1 else ""
+    count = fd.seed_count(cells, replicates)
+    seeds = f"; in parentheses, the range over {count} seeds" if count > 1 else ""
     fd.finish(fig, fd.figure_title(experiments, "Table 1",
                                    f"Index performance in one-sided approach ({setup}{seeds})"),
-              list(experiments) + list(getattr(args, "replicates", [])))
+              fd.drawn_from(experiments, args))
     return fig
 
 
