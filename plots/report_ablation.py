@@ -19,7 +19,7 @@ from markdown_table import table
 ABLATION_DIR = dr.ABLATION_DIR
 ABLATION_FILE = "ABLATION.json"   # in each DIR/ablation/LABEL/: what was switched off
 MOVED_RELATIVE = 0.10             # ours changed by more than this: the claim moved
-NO_SEEDS = "–"                    # a cell that needs seed replicates the root lacks
+NO_SEEDS = claimlib.yes_no(None)  # a cell that needs seed replicates the root lacks
 
 ABLATION_HEADER = ["Mechanism switched off", "Label", "Switch", "Claims rerun",
                    "Within ±25% (off / full)", "Verdicts, mechanism off", "Verdicts, full model",
@@ -104,9 +104,9 @@ def beyond(off: claimlib.Outcome, ranges: dict[str, tuple[float, float]]) -> boo
 
 def beyond_count(changes: list[tuple[claimlib.Outcome, claimlib.Outcome]],
                  ranges: dict[str, tuple[float, float]]) -> str:
-    judged = [beyond(off, ranges) for _, off in changes]
     if not ranges:
         return NO_SEEDS
+    judged = [beyond(off, ranges) for _, off in changes]
     return f"{sum(b is True for b in judged)} of {sum(b is not None for b in judged)}"
 
 
@@ -153,13 +153,13 @@ def ablation_lines(outcomes: list[claimlib.Outcome], found: list[Ablation],
             [full.claim.id, claimlib.our_value(full), claimlib.our_value(off),
              claimlib.paper_value(full.claim), f"{full.verdict} → {off.verdict}",
              f"{claimlib.strict_value(full)} → {claimlib.strict_value(off)}",
-             seed_range(full, ranges), {True: "yes", False: "no", None: NO_SEEDS}[
-                 beyond(off, ranges)]]
+             range_text(full, ranges), claimlib.yes_no(beyond(off, ranges))]
             for full, off in changes]) + [""]
     return lines + table(ABLATION_HEADER, rows) + [""] + sections
 
 
-def seed_range(full: claimlib.Outcome, ranges: dict[str, tuple[float, float]]) -> str:
+def range_text(full: claimlib.Outcome, ranges: dict[str, tuple[float, float]]) -> str:
+    """The claim's range over the seeds, as its values are shown."""
     if full.claim.id not in ranges:
         return NO_SEEDS
     low, high = ranges[full.claim.id]

@@ -256,8 +256,7 @@ def seed_lines(outcomes: list[claimlib.Outcome], main: dict[str, dr.Experiment],
                             f"`{replicate.directory}`", "", "error", "", ""])
     judged, every, none, mean, steady = robustness(rows)
     summary.append(["mean over seeds", "", "", str(len(rows)), str(mean),
-                    ", ".join(f"{sum(row.mean_verdict == verdict for row in rows)} {verdict}"
-                              for verdict in claimlib.VERDICTS)])
+                    claimlib.verdicts_text(row.mean_verdict for row in rows)])
     lines += table(SUMMARY_HEADER, summary) + [""]
     lines += [f"Claims computed at every seed: {len(rows)}. Of the {judged} with a number to "
               f"judge by, {every} are within ±25% at every seed, {none} at none and "
@@ -282,9 +281,9 @@ def claim_row(row: ClaimAcrossSeeds) -> list[str]:
             + [claimlib.show(value, claim.unit, signed) for value in row.values]
             + [claimlib.show(row.mean, claim.unit, signed), spread(claim, row.values),
                f"{row.within} of {len(row.outcomes)}" if judged else "–",
-               {True: claimlib.YES, False: claimlib.NO, None: "–"}[row.mean_strict],
+               claimlib.yes_no(row.mean_strict),
                ", ".join(o.verdict for o in row.outcomes),
-               claimlib.YES if row.seed_dependent else claimlib.NO])
+               claimlib.yes_no(row.seed_dependent)])
 
 
 def seed_summary(outcomes: list[claimlib.Outcome], found: list[SeedReplicate]) -> list[str]:

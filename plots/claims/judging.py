@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 import dmbench_results as dr
 
@@ -229,7 +229,14 @@ def tally(outcomes: Sequence[Outcome]) -> dict[str, int]:
 
 def tally_text(outcomes: Sequence[Outcome]) -> str:
     """"41 yes, 27 partly, 11 no, 0 not run, 0 error"."""
-    return ", ".join(f"{count} {verdict}" for verdict, count in tally(outcomes).items())
+    return verdicts_text(o.verdict for o in outcomes)
+
+
+def verdicts_text(verdicts: Iterable[str]) -> str:
+    """tally_text() of bare verdicts (a verdict judged on no one outcome,
+    such as a mean's)."""
+    verdicts = list(verdicts)
+    return ", ".join(f"{verdicts.count(verdict)} {verdict}" for verdict in VERDICTS)
 
 
 @dataclass(frozen=True)
@@ -290,7 +297,12 @@ def verdict_value(outcome: Outcome) -> str:
 
 def strict_value(outcome: Outcome) -> str:
     """The "within ±25%" cell: yes, no, or "–" where nothing was judged."""
-    return {True: YES, False: NO, None: "–"}[outcome.strict]
+    return yes_no(outcome.strict)
+
+
+def yes_no(flag: bool | None) -> str:
+    """A yes/no cell; "–" where nothing was judged."""
+    return {True: YES, False: NO, None: "–"}[flag]
 
 
 def our_value(outcome: Outcome) -> str:
