@@ -93,6 +93,17 @@ def write_json(path: Path, document) -> None:
     path.write_text(json.dumps(document, indent=2, sort_keys=True), encoding="utf-8")
 
 
+def reseed(directory: Path, seed: int) -> None:
+    """Makes an index experiment's results those of a seed replicate
+    (report_seeds.py): every point's config names `seed`, nothing else
+    changes."""
+    for result in directory.glob("*.json"):
+        if result.name != "experiment.json":
+            document = json.loads(result.read_text(encoding="utf-8"))
+            document["config"]["run"]["seed"] = seed
+            write_json(result, document)
+
+
 def write_sweep(directory: Path, definition: dict) -> Path:
     """Writes experiment.json and a result per point of an index-run
     experiment, named and ordered as harness/driver/experiment.cc does."""

@@ -255,11 +255,7 @@ def seed_replicate(rng, fixture: Fixtures, root: Path) -> Path:
                              if not dr.load_experiment(fixture.report[n]).is_micro))
     replica = root / dr.SEEDS_DIR / str(rng.randrange(2, 5)) / name
     shutil.copytree(fixture.report[name], replica)
-    for result in replica.glob("*.json"):
-        document = json.loads(result.read_text(encoding="utf-8"))
-        if result.name != "experiment.json":
-            document["config"]["run"]["seed"] = int(replica.parent.name)
-            result.write_text(json.dumps(document), encoding="utf-8")
+    fixtures.reseed(replica, int(replica.parent.name))
     return replica
 
 

@@ -40,10 +40,7 @@ def replicate(root: Path, seed: int, build=fixtures.fig14) -> Path:
     with `seed`: the root's, but for the seed in every point's config."""
     directory = root / dr.SEEDS_DIR / str(seed)
     for experiment in build(directory):
-        for result in experiment.glob("*.json"):
-            if result.name == "experiment.json":
-                continue
-            edit(result, lambda document: document["config"]["run"].update(seed=seed))
+        fixtures.reseed(experiment, seed)
     return directory
 
 
