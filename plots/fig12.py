@@ -46,21 +46,9 @@ def draw(experiments, args):
     fig, axes = plt.subplots(1, len(mixes), figsize=(4.2 * len(mixes), 3.6), squeeze=False)
     for number, (ax, mix) in enumerate(zip(axes[0], mixes)):
         sizes = sorted({p.config("workload.range_size") for p in points if p.mix == mix})
-        bars, ranges = [], []
-        for label in series:
-            values, spreads = [], []
-            for size in sizes:
-                point = cells.get((mix, size, label))
-                if point is None:
-                    values.append(float("nan"))
-                    spreads.append(None)
-                    continue
-                seeds = fd.seed_values(point, replicates, key(point),
-                                       point.op_stats("range") + ".throughput_mops")
-                values.append(seeds[0])
-                spreads.append(fd.seed_range(seeds))
-            bars.append((label, values))
-            ranges.append(spreads)
+        bars, ranges = fd.bars_over_seeds(
+            cells, replicates, series, sizes, lambda label, size: (mix, size, label),
+            lambda point: point.op_stats("range") + ".throughput_mops")
         fd.grouped_bars(ax, [f"{size:,}" for size in sizes], bars, colors, ranges=ranges)
         paper_marks.draw_on_grouped_bars(ax, sizes, series,
                                          [m for m in marks if m.at.get("mix") == mix],

@@ -8,11 +8,14 @@ from the histograms' buckets: (a) read retries of lookups
 operation (by_op.*.write_bytes). Where nearly every operation has the same
 value (no retries), the y axis zooms in on the top of the CDF so that the
 tail shows. The paper's 99th percentiles of round trips (paper_marks.py) are
-hollow markers at (p99, 0.99) on panel (b), in the series' colour.
+hollow markers at (p99, 0.99) on panel (b), in the series' colour. With seed
+replicates (--seed-results, or the report's seeds/), each curve is shaded
+between the lowest and the highest of its seeds' CDFs at every x.
 
-    python3 plots/fig14.py --results DIR [DIR ...] --out STEM
+    python3 plots/fig14.py --results DIR [DIR ...] --out STEM [--seed-results DIR ...]
 """
 
+import bisect
 import math
 import sys
 
@@ -44,6 +47,25 @@ def cdf_bottom(starts: list[float]) -> float:
     return max(0.0, math.floor((lowest - step) / step) * step)
 
 
+def cdf_at(curve: tuple[list[float], list[float]], x: float) -> float:
+    """The fraction of values <= x of a Histogram.cdf() curve (0 below its
+    first point, 1 past its last)."""
+    xs, ys = curve
+    at = bisect.bisect_right(xs, x)
+    return ys[at - 1] if at else 0.0
+
+
+def seed_band(curves: list[tuple[list[float], list[float]]], left: float,
+              right: float) -> tuple[list[float], list[float], list[float]] | None:
+    """x, lowest and highest of the curves' CDFs at every step of any of them
+    from `left` to `right`, as steps after each x; None where they all agree
+    (one curve, or seeds that gave the same distribution)."""
+    xs = sorted({left, right, *(x for curve_xs, _ in curves for x in curve_xs)})
+    values = [[cdf_at(curve, x) for curve in curves] for x in xs]
+    lows, highs = [min(v) for v in values], [max(v) for v in values]
+    return None if lows == highs else (xs, lows, highs)
+
+
 def log_ticks(ax, left: float, right: float) -> None:
     """Plain numbers rather than powers of ten: every integer up to 5 (2, 3
     and 4 round trips are what tell the indexes apart, §5.5.2), then 10, 20,
@@ -59,15 +81,22 @@ def draw(experiments, args):
     points = dr.run_points(experiments)
     series_of = dr.series_by_index(points, lambda p: ())
     by_label = dr.unique_points(points, series_of, "series")
+    replicates = fd.replicate_cells(args, series_of, "series")
     colors = fd.series_colors(list(by_label))
 
     marks = paper_marks.resolve(paper_marks.marks_for(experiments), lambda *_: None)
+    seeds = fd.seed_count(by_label, replicates)
     plt = fd.pyplot()
     fig, axes = plt.subplots(1, len(PANELS), figsize=(12, 3.8))
     for panel, (ax, (title, xlabel, metric, zoom)) in enumerate(zip(axes, PANELS)):
         curves = {label: metric(point).cdf() for label, point in by_label.items()}
-        left_end = min(xs[0] for xs, _ in curves.values())
-        right_end = max(xs[-1] for xs, _ in curves.values())
+        # Each series' curves at every seed, its main results' first.
+        seed_curves = {label: [curve] + [metric(cells[label]).cdf() for cells in replicates
+                                         if label in cells]
+                       for label, curve in curves.items()}
+        every = [curve for drawn in seed_curves.values() for curve in drawn if curve[0]]
+        left_end = min(xs[0] for xs, _ in every)
+        right_end = max(xs[-1] for xs, _ in every)
         for mark in marks:
             where = MARK_PANELS.get(mark.metric)
             if where is None or where[0] != panel or mark.series not in colors:
@@ -82,10 +111,17 @@ def draw(experiments, args):
             ax.step([left_end] + xs + [right_end], [0.0] + ys + [1.0], where="post",
                     color=colors[label], linestyle=fd.LINESTYLES[number % len(fd.LINESTYLES)],
                     linewidth=1.5, label=label)
+            band = seed_band(seed_curves[label], left_end, right_end)
+            if band:
+                ax.fill_between(*band, step="post", color=colors[label], alpha=0.18,
+                                linewidth=0)
         if zoom:
             ax.set_xlim(left_end - 0.5, right_end + 0.5)
             ax.xaxis.get_major_locator().set_params(integer=True)
-            bottom = cdf_bottom([ys[0] for _, ys in curves.values()])
+            bottom = cdf_bottom([ys[0] for _, ys in every])
+            # Fractions such as 0.99995 in full: an offset ("1e-5+9.9999e-1")
+            # leaves the reader to add it to every tick.
+            ax.yaxis.get_major_formatter().set_useOffset(False)
         else:
             bottom = 0.0
             if left_end > 0:
@@ -99,10 +135,15 @@ def draw(experiments, args):
         ax.set_xlabel(xlabel)
         ax.set_ylabel("CDF")
         ax.set_title(title)
-        ax.legend(loc="lower right")
+        handles = ax.get_legend_handles_labels()[0]
+        if seeds > 1:
+            from matplotlib.patches import Patch
+            handles.append(Patch(facecolor="gray", alpha=0.3,
+                                 label=f"shaded: range over {seeds} seeds"))
+        ax.legend(handles=handles, loc="lower right")
     workloads = ", ".join(dr.ordered(f"{dr.mix_label(p.mix)}, {p.skew_label}" for p in points))
     fd.finish(fig, fd.figure_title(experiments, "Figure 14", f"In-depth analysis ({workloads})"),
-              experiments)
+              fd.drawn_from(experiments, args))
     return fig
 
 

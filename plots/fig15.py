@@ -11,9 +11,11 @@ the configs):
       and the cache hit ratio (%) on the right axis.
 Panels without results are left out (the command says which). The paper's
 Sherman/FG+ factors at the key sizes it names (paper_marks.py) are dashed
-crimson outlines: the factor applied to our FG+ bar.
+crimson outlines: the factor applied to our FG+ bar. With seed replicates
+(--seed-results, or the report's seeds/), each throughput bar gets a whisker
+over its range across the seeds.
 
-    python3 plots/fig15.py --results KEY_SIZE_DIR CACHE_DIR --out STEM
+    python3 plots/fig15.py --results KEY_SIZE_DIR CACHE_DIR --out STEM [--seed-results DIR ...]
 """
 
 import sys
@@ -40,21 +42,30 @@ def swept(experiment) -> str:
     return found.pop()
 
 
-def key_panel(ax, points, series_of, colors, marks=(), drawn=None):
-    """`marks`: the paper's (paper_marks.marks_for), resolved against these
-    points; the ones drawn are added to `drawn`."""
-    series = dr.ordered(series_of(p) for p in points)
-    cells = dr.unique_points(points, lambda p: (series_of(p), p.config(KEY)),
-                             "series and key size")
-    sizes = sorted({p.config(KEY) for p in points})
-    fd.grouped_bars(ax, [dr.size_label(s) for s in sizes],
-                    [(label, [cells[(label, s)].field("throughput_mops")
-                              if (label, s) in cells else float("nan") for s in sizes])
-                     for label in series], colors)
+def panel_key(sweep: str, series_of):
+    """How a panel's points are told apart: by series and x value, and on the
+    key-size panels by key distribution too, which an experiment may sweep
+    beside the key size (the replicates of both panels are read alike)."""
+    if sweep == KEY:
+        return lambda p: (series_of(p), p.skew_label, p.config(KEY))
+    return lambda p: (series_of(p), p.config(CACHE))
+
+
+def key_panel(ax, points, cells, replicates, colors, marks=(), drawn=None):
+    """`cells`: the panel's points by panel_key(); `replicates`: the seed
+    replicates' points alike. `marks`: the paper's (paper_marks.marks_for),
+    resolved against these points; the ones drawn are added to `drawn`."""
+    series = dr.ordered(label for label, _, _ in cells)
+    [skew] = dr.ordered(skew for _, skew, _ in cells)
+    sizes = sorted({size for _, _, size in cells})
+    bars, ranges = fd.bars_over_seeds(cells, replicates, series, sizes,
+                                      lambda label, size: (label, skew, size),
+                                      lambda point: "throughput_mops")
+    fd.grouped_bars(ax, [dr.size_label(s) for s in sizes], bars, colors, ranges=ranges)
     distributions = {p.config("workload.distribution", dr.STRING) for p in points}
 
     def ours(label, metric, at):
-        point = cells.get((label, at.get("key_bytes")))
+        point = cells.get((label, skew, at.get("key_bytes")))
         return None if point is None else point.field("throughput_mops")
 
     panel_marks = [m for m in paper_marks.resolve(marks, ours)
@@ -67,16 +78,15 @@ def key_panel(ax, points, series_of, colors, marks=(), drawn=None):
     return []  # the bars' series are in the figure's legend
 
 
-def cache_panel(ax, points, series_of, colors):
+def cache_panel(ax, points, cells, replicates, colors):
     """Returns the legend entries of the hit-ratio lines."""
-    series = dr.ordered(series_of(p) for p in points)
-    cells = dr.unique_points(points, lambda p: (series_of(p), p.config(CACHE)),
-                             "series and cache size")
-    sizes = sorted({p.config(CACHE) for p in points})
-    fd.grouped_bars(ax, [f"{s:g}" for s in sizes],
-                    [(label, [cells[(label, s)].field("throughput_mops")
-                              if (label, s) in cells else float("nan") for s in sizes])
-                     for label in series], colors, annotate=False)  # the ratio line crosses
+    series = dr.ordered(label for label, _ in cells)
+    sizes = sorted({size for _, size in cells})
+    bars, ranges = fd.bars_over_seeds(cells, replicates, series, sizes,
+                                      lambda label, size: (label, size),
+                                      lambda point: "throughput_mops")
+    fd.grouped_bars(ax, [f"{s:g}" for s in sizes], bars, colors, annotate=False,
+                    ranges=ranges)  # no value labels: the ratio line crosses them
     ax.set_xlabel("Index cache size per compute server (MiB)")
     ax.set_ylabel("Throughput (Mops)")
     right = ax.twinx()
@@ -115,20 +125,37 @@ def draw(experiments, args):
     colors = fd.series_colors(dr.ordered(series_of[title](p)
                                          for title, _, points, _ in panels for p in points))
 
+    what = {KEY: "series, key distribution and key size", CACHE: "series and cache size"}
+    cells, replicates = {}, {}
+    for title, _, points, sweep in panels:
+        skews = dr.ordered(p.skew_label for p in points)
+        if sweep == KEY and len(skews) > 1:
+            raise dr.ResultsError(
+                f"{', '.join(str(e.directory) for e in experiments)}: Figure 15's panel "
+                f"{title} draws one skewed key distribution, found {', '.join(skews)} "
+                f"(split them into experiments drawn apart)")
+        key = panel_key(sweep, series_of[title])
+        cells[title] = dr.unique_points(points, key, what[sweep])
+        replicates[title] = fd.replicate_cells(args, key, what[sweep],
+                                               lambda e, sweep=sweep: swept(e) == sweep)
+
     pairs = paper_marks.marks_for(experiments)
     plt = fd.pyplot()
     fig, axes = plt.subplots(1, len(panels), figsize=(4.4 * len(panels), 3.8), squeeze=False)
     lines, drawn = [], []
     for ax, (title, panel, points, _) in zip(axes[0], panels):
         if panel is key_panel:
-            lines += panel(ax, points, series_of[title], colors, pairs, drawn)
+            lines += panel(ax, points, cells[title], replicates[title], colors, pairs, drawn)
         else:
-            lines += panel(ax, points, series_of[title], colors)
+            lines += panel(ax, points, cells[title], replicates[title], colors)
         skews = ", ".join(dr.ordered(p.skew_label for p in points))
         mixes = ", ".join(dr.mix_label(m) for m in dr.ordered(p.mix for p in points))
         ax.set_title(f"{title}, {skews}\n{mixes}")
+    seeds = max(fd.seed_count(cells[title], replicates[title]) for title in cells)
     fd.finish(fig, fd.figure_title(experiments, "Figure 15", "Sensitivity analysis"),
-              experiments, legend=fd.series_patches(colors) + lines + paper_marks.bars_legend(drawn))
+              fd.drawn_from(experiments, args),
+              legend=fd.series_patches(colors) + lines + paper_marks.bars_legend(drawn)
+              + (fd.seed_range_legend(seeds) if seeds > 1 else []))
     return fig
 
 

@@ -192,12 +192,16 @@ def seed_range_legend(seeds: int) -> list:
                    label=f"range over {seeds} seeds")]
 
 
-def replicate_cells(args, key: Callable[[dr.Point], Any], what: str) -> list[dict]:
+def replicate_cells(args, key: Callable[[dr.Point], Any], what: str,
+                    keep: Callable[[dr.Experiment], bool] = lambda experiment: True
+                    ) -> list[dict]:
     """The points of each seed replicate the script was given (args.replicates:
     --seed-results, or the report's seeds/), by `key` as the script keys its
-    own; one dictionary per replicate experiment."""
+    own; one dictionary per replicate experiment. `keep`: the replicate
+    experiments to read, for a figure whose panels key different experiments'
+    points differently."""
     return [dr.unique_points(dr.run_points([experiment]), key, what)
-            for experiment in getattr(args, "replicates", [])]
+            for experiment in getattr(args, "replicates", []) if keep(experiment)]
 
 
 def seed_values(point: dr.Point, replicates: Sequence[dict], key, metric: str) -> list[float]:
@@ -210,6 +214,29 @@ def seed_values(point: dr.Point, replicates: Sequence[dict], key, metric: str) -
 def seed_range(values: Sequence[float]) -> tuple[float, float] | None:
     """(lowest, highest) of a value over the seeds, None for one seed."""
     return (min(values), max(values)) if len(values) > 1 else None
+
+
+def bars_over_seeds(cells: dict, replicates: Sequence[dict], series: Sequence[str],
+                    positions: Sequence[Any], key: Callable[[str, Any], Any],
+                    metric: Callable[[dr.Point], str]) -> tuple[list, list]:
+    """grouped_bars()' series and ranges: for each series label, the value of
+    metric(point) of the point at key(label, position) of each position, and
+    its range over the seeds (NaN and None where the series has no point)."""
+    bars, ranges = [], []
+    for label in series:
+        values, spreads = [], []
+        for position in positions:
+            point = cells.get(key(label, position))
+            if point is None:
+                values.append(math.nan)
+                spreads.append(None)
+                continue
+            seeds = seed_values(point, replicates, key(label, position), metric(point))
+            values.append(seeds[0])
+            spreads.append(seed_range(seeds))
+        bars.append((label, values))
+        ranges.append(spreads)
+    return bars, ranges
 
 
 def seed_count(cells: dict, replicates: Sequence[dict]) -> int:
@@ -316,8 +343,8 @@ def main(draw: Callable[[list[dr.Experiment], argparse.Namespace], Any], descrip
                         help="output path without extension: writes STEM.png and STEM.pdf")
     parser.add_argument("--seed-results", nargs="+", default=[], metavar="DIR",
                         help="the same experiments run with other seeds (ae/seeds.sh: "
-                             "ROOT/seeds/SEED/EXPERIMENT); figures that draw the seeds' range "
-                             "(Table 1, Figs. 10 to 13) draw it from these with --results")
+                             "ROOT/seeds/SEED/EXPERIMENT); the index figures (Table 1, Figs. 10 to "
+                             "15) draw the seeds' range from these with --results")
     if add_arguments:
         add_arguments(parser)
     args = parser.parse_args(argv)

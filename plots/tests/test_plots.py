@@ -134,6 +134,18 @@ class PlotScripts(unittest.TestCase):
         self.assertEqual(run.returncode, 1, run.stderr)
         self.assertIn("microbenchmark experiment", run.stderr)
 
+    def test_figure_15_refuses_two_skews_in_one_key_size_panel(self):
+        import fig15
+        directory = fixtures.write_sweep(Path(self.tmp.name) / "fig15-skews", {
+            "name": "fig15-skews", "figure": "Figure 15 (§5.6)", "ae": "fig15",
+            "plot": {"script": "fig15"}, "base": fixtures.index_base(),
+            "variants": fixtures.FG_AND_SHERMAN,
+            "sweep": {"index.key_bytes": [16, 64], "workload.theta": [0.9, 0.99]}})
+        with self.assertRaisesRegex(dr.ResultsError, r"fig15-skews: Figure 15's panel \(b\) "
+                                    r"Key size draws one skewed key distribution, found "
+                                    r"skew 0.9, skew 0.99"):
+            fig15.draw([dr.load_experiment(directory)], None)
+
 
 class DamagedResults(unittest.TestCase):
     """Damage found by tests/fuzz_results.py, each of which used to escape

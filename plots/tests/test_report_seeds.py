@@ -166,9 +166,10 @@ class SeedReplicates(unittest.TestCase):
 
 
 class SeedRangesInFigures(unittest.TestCase):
-    """Figures draw each value's range over the seeds: whiskers on Figs. 10,
-    11 and 12's bars, ranges in Table 1's cells, bands around Fig. 13's
-    lines. Here seed replicates scale one point's throughput."""
+    """Figures draw each value's range over the seeds: whiskers on the bars of
+    Figs. 10, 11, 12 and 15, ranges in Table 1's cells, bands around Fig.
+    13's lines and Fig. 14's CDFs. Here seed replicates scale one point's
+    throughput, or change its writes' size."""
 
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory(prefix="dmbench-whiskers-")
@@ -257,6 +258,57 @@ class SeedRangesInFigures(unittest.TestCase):
             moved = [seg for c in lines for seg in c.get_segments()
                      if seg[0, 1] != seg[1, 1]]
             self.assertEqual(len(moved), 1, panel.get_title())
+
+    def test_figure_14_shades_a_curve_whose_seeds_differ(self):
+        import fig14
+        root = self.root
+        [main] = fixtures.fig14(root)
+        edit(replicate(root, 2) / main.name / "Sherman.json", lambda d: write_size_of(d, 34))
+        replicate(root, 3)
+        seeds = [dr.load_experiment(root / dr.SEEDS_DIR / s / main.name) for s in "23"]
+        figure = fig14.draw([dr.load_experiment(main)], argparse.Namespace(replicates=seeds))
+        panel = next(ax for ax in figure.axes if ax.get_title().startswith("(c)"))
+        # Sherman's alone: FG+ and the other panels' curves agree at every seed.
+        [band] = panel.collections
+        self.assertEqual([len(ax.collections) for ax in figure.axes[:2]], [0, 0])
+        corners = band.get_paths()[0].vertices
+        # At the main results' common size the seed that wrote 34 bytes has
+        # no write yet: the band spans the whole height there.
+        below = corners[corners[:, 0] < 34]
+        main_cdf = dr.write_ops_histogram(dr.run_points([dr.load_experiment(main)])[1],
+                                          "write_bytes").cdf()
+        self.assertEqual((below[:, 1].min(), below[:, 1].max()),
+                         (0.0, fig14.cdf_at(main_cdf, 33)))
+        # From 34 bytes on, that seed's writes are all done.
+        self.assertEqual(corners[corners[:, 0] >= 34][:, 1].max(), 1.0)
+        legend = [text.get_text() for text in panel.get_legend().get_texts()]
+        self.assertIn("shaded: range over 3 seeds", legend)
+
+    def test_figure_15_draws_a_whisker_per_bar_of_each_panel(self):
+        import fig15
+        root = self.root
+        mains = fixtures.fig15(root)
+        seed_root = replicate(root, 2, fixtures.fig15)
+        edit(seed_root / "fig15-key-size"
+             / "Sherman__index.key_bytes=64__workload.distribution=zipfian.json",
+             lambda d: scale_throughput(d, 2.0))
+        edit(seed_root / "fig15-cache" / "Sherman__index.cache_mib=16.json",
+             lambda d: scale_throughput(d, 0.5))
+        seeds = [dr.load_experiment(seed_root / m.name) for m in mains]
+        figure = fig15.draw([dr.load_experiment(m) for m in mains],
+                            argparse.Namespace(replicates=seeds))
+        panels = {ax.get_title().split(",")[0]: ax for ax in figure.axes if ax.get_title()}
+        skewed = throughput_of(
+            mains[0] / "Sherman__index.key_bytes=64__workload.distribution=zipfian.json")
+        cached = throughput_of(mains[1] / "Sherman__index.cache_mib=16.json")
+        expected = {"(a) Key size": (8, None), "(b) Key size": (8, (skewed, 2 * skewed)),
+                    "(c) Index cache size": (4, (cached / 2, cached))}
+        for title, (bars, moved) in expected.items():
+            segments = [tuple(segment[:, 1]) for c in panels[title].collections
+                        for segment in c.get_segments()]
+            self.assertEqual(len(segments), bars, title)
+            spans = [span for span in segments if span[0] != span[1]]
+            self.assertEqual(spans, [moved] if moved else [], title)
 
     def test_the_script_takes_them_from_the_command_line(self):
         root = self.root
