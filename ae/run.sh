@@ -4,7 +4,7 @@
 # every point (DIR/report/results.csv, micro.csv; plots/results_csv.py).
 #
 #   ae/run.sh FIG... | all [--quick | --full | --paper-scale] [--out DIR] [--jobs N]
-#             [--sshlogin LOGINS]
+#             [--sshlogin LOGINS] [--index-only]
 #             [--backend sim | verbs --hosts FILE [--ssh "CMD"]] [--set path=value]...
 #
 # FIG is the "ae" name an experiment file of configs/experiments/ gives
@@ -20,6 +20,8 @@
 # with the same config (a point whose config changed, e.g. of another mode,
 # runs again). At the end, the wall time of each figure.
 # --set passes a field override to every index experiment (tests use it).
+# --index-only skips the figures' microbenchmarks (ae/seeds.sh passes it: a
+# microbenchmark takes no seed, so another seed would only repeat it).
 # Set DMBENCH to a dmbench binary to skip set-up and build.
 #
 # --backend sim (default) runs on the simulated fabric, --jobs points at a
@@ -67,6 +69,7 @@ backend=sim
 hosts=
 ssh_command=
 sshlogin=
+index_only=
 sets=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -87,6 +90,7 @@ while [[ $# -gt 0 ]]; do
     --ssh) option_value ssh_command "a command" "$@"; shift ;;
     --sshlogin) option_value sshlogin 'GNU parallel logins, e.g. ":,4/node2"' "$@"; shift ;;
     --set) option_set "$@"; shift ;;
+    --index-only) index_only=1 ;;
     -h|--help) usage ;;
     *)
       if [[ -z "${experiments[$1]+x}" ]]; then
@@ -260,7 +264,10 @@ for figure in "${figures[@]}"; do
   for name in ${experiments[$figure]}; do
     file=configs/experiments/$name.json
     if grep -q '"micro"' "$file"; then
-      if [[ "$backend" == verbs ]]; then
+      if [[ -n "$index_only" ]]; then
+        echo "== $figure: $name: skipped, a microbenchmark (--index-only)" >&2
+        continue
+      elif [[ "$backend" == verbs ]]; then
         echo "== $figure: $name: skipped, a microbenchmark of the simulated fabric" \
              "(--backend sim runs it)" >&2
         continue
@@ -291,7 +298,7 @@ echo "== experiments done in $(( $(date +%s) - started )) s; results in $out" >&
 } | tee "$out/wall-times-$mode.md" >&2
 
 echo "== figures and report" >&2
-command="ae/run.sh ${figures[*]} --$mode"
+command="ae/run.sh ${figures[*]} --$mode${index_only:+ --index-only}"
 [[ "$backend" == sim ]] || command+=" --backend $backend --hosts $hosts"
 /usr/bin/python3 plots/report.py --results-root "$out" --out "$out/report" \
   --command "$command"

@@ -11,9 +11,11 @@
 # A replicate must differ from ROOT's results in run.seed alone, so give the
 # mode and --set overrides ROOT was run with (the report refuses a replicate
 # whose points differ in any other config field). ROOT defaults to
-# results/ae, FIG to the index figures of the Sherman paper (table1 fig10
-# fig11 fig12 fig13 fig14 fig15); a figure made of microbenchmarks alone
-# (fig2, fig3, fig16, calibration) takes no seed and is refused. Resumable
+# results/ae, FIG to the figures with claims on index runs: the Sherman
+# paper's (table1 fig10 fig11 fig12 fig13 fig14 fig15) and SMART's
+# (smart). Only index experiments run (ae/run.sh --index-only): a
+# microbenchmark takes no seed, and a figure made of microbenchmarks alone
+# (fig2, fig3, fig16, calibration) is refused. Resumable
 # like ae/run.sh. Then run plots/report.py on ROOT. Set DMBENCH to a dmbench
 # binary to skip set-up and build.
 set -euo pipefail
@@ -46,7 +48,7 @@ while [[ $# -gt 0 ]]; do
   esac
   shift
 done
-[[ ${#figures[@]} -gt 0 ]] || figures=(table1 fig10 fig11 fig12 fig13 fig14 fig15)
+[[ ${#figures[@]} -gt 0 ]] || figures=(table1 fig10 fig11 fig12 fig13 fig14 fig15 smart)
 mode=${mode:---full}
 
 IFS=, read -r -a seed_list <<<"$seeds"
@@ -81,8 +83,8 @@ done
 
 for seed in "${seed_list[@]}"; do
   echo "== seed $seed" >&2
-  ae/run.sh "${figures[@]}" "$mode" --jobs "$jobs" --out "$out/seeds/$seed" "${sets[@]}" \
-    --set "run.seed=$seed"
+  ae/run.sh "${figures[@]}" "$mode" --index-only --jobs "$jobs" --out "$out/seeds/$seed" \
+    "${sets[@]}" --set "run.seed=$seed"
 done
 echo "== seed replicates in $out/seeds; the report on $out shows them:" \
      "/usr/bin/python3 plots/report.py --results-root $out --out $out/report" >&2

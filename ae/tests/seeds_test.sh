@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Tests ae/seeds.sh end to end on a tiny configuration: a root run by
-# ae/run.sh, a replicate at seed 2 with the same mode and overrides, and the
+# ae/run.sh (and ae/run.sh --index-only skipping a microbenchmark), a
+# replicate at seed 2 with the same mode and overrides, and the
 # report on the root then checks the claims at both seeds (its "Seed
 # variation" section, the line it prints) and the tidy table holds both
 # seeds' points. A replicate run without the root's overrides is refused by
@@ -16,6 +17,13 @@ small=(--set workload.keys=20000 --set topology.threads_per_compute_server=2
        --set run.measure_ms=0.5 --set run.warmup_ms=0.2)
 "$root/ae/run.sh" fig14 --quick --jobs 2 --out "$tmp/root" "${small[@]}" >"$tmp/run.out" 2>&1 ||
   fail "ae/run.sh failed: $(tail -n 5 "$tmp/run.out")"
+# --index-only (what ae/seeds.sh runs with) leaves out a figure's
+# microbenchmarks: here all of fig16, while fig14's points, done, are kept.
+"$root/ae/run.sh" fig16 fig14 --quick --index-only --jobs 2 --out "$tmp/root" "${small[@]}" \
+  >"$tmp/index-only.out" 2>&1 || fail "ae/run.sh --index-only failed: $(tail -n 5 "$tmp/index-only.out")"
+grep -q "== fig16: fig16-hocl: skipped, a microbenchmark (--index-only)" "$tmp/index-only.out" ||
+  fail "--index-only did not say it skipped fig16: $(grep '^==' "$tmp/index-only.out")"
+[[ ! -e "$tmp/root/fig16-hocl" ]] || fail "--index-only ran fig16's microbenchmark"
 "$root/ae/seeds.sh" --seeds 2 --quick --jobs 2 --out "$tmp/root" "${small[@]}" fig14 \
   >"$tmp/seeds.out" 2>&1 || fail "ae/seeds.sh failed: $(tail -n 5 "$tmp/seeds.out")"
 seed=$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["config"]["run"]["seed"])' \
