@@ -223,7 +223,7 @@ def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     for line in summary_lines(outcomes, targets) + [smart_summary(smart)]:
         lines += [line, ""]
-    for line in seed_summary(outcomes, replicated):
+    for line in seed_summary(outcomes, smart, replicated):
         lines += [f"{line[0].upper()}{line[1:]} ([seed variation](#seed-variation)).", ""]
 
     # Provenance: where every number below comes from.
@@ -288,7 +288,7 @@ def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
               "Judged by the rules above, counted apart from the Sherman paper's claims.", ""]
     lines += table(CLAIMS_HEADER, claim_rows(smart))
     lines += [""] + ablation_lines(outcomes, ablated, seed_ranges(outcomes, replicated))
-    lines += seed_lines(outcomes, experiments, replicated)
+    lines += seed_lines(outcomes, smart, experiments, replicated)
     if errors:
         lines += ["## Errors", ""] + [f"* {cell(error)}" for error in dr.ordered(errors)]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -339,7 +339,7 @@ def print_claims(outcomes: list[claimlib.Outcome], targets: list[claimlib.Outcom
         print(text.replace(" ([rules](#claims))", ""))
     ranges = seed_ranges(outcomes, replicated)
     for text in (ablation_summaries(outcomes, ablated, ranges)
-                 + seed_summary(outcomes, replicated)):
+                 + seed_summary(outcomes, smart, replicated)):
         print(text)
 
 

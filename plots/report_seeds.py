@@ -6,6 +6,8 @@ value, verdict and ±25% status move with the seed alone: the seed draws the
 keys and with them which leaves, locks and memory servers the hottest keys
 fall on, so one seed's agreement with the paper may be luck. The paper's
 bars are averages of three or more runs; the mean over seeds is judged too.
+SMART's claims on SMART-BT (another paper's prediction set) get a table of
+their own, when the replicates hold SMART's index experiment.
 
 A seed directory holds index experiments only: a microbenchmark takes no
 seed, so one found there is left out and its claims count as not rerun.
@@ -26,6 +28,7 @@ SEEDS_DIR = dr.SEEDS_DIR
 
 SECTION_HEADING = "## Seed variation"
 CLAIMS_HEADING = "### Claims at every seed"
+SMART_HEADING = "### SMART's claims at every seed"
 SUMMARY_HEADER = ["Seed", "Results", "Revision", "Claims rerun", "Within ±25%", "Verdicts"]
 CLAIM_HEADER_END = ["Mean", "Spread", "Within ±25% at", "Mean within ±25%?", "Verdicts",
                     "Seed-dependent?"]
@@ -34,11 +37,12 @@ JUDGED = (claimlib.YES, claimlib.PARTLY, claimlib.NO)
 
 @dataclass
 class SeedReplicate:
-    """The results root DIR/seeds/SEED/ and the claims checked on it;
-    `error` when it could not be read."""
+    """The results root DIR/seeds/SEED/ and the claims checked on it, the
+    Sherman paper's and SMART's; `error` when it could not be read."""
     directory: Path
     seed: int | None = None
     outcomes: list[claimlib.Outcome] = field(default_factory=list)
+    smart_outcomes: list[claimlib.Outcome] = field(default_factory=list)
     experiments: dict[str, dr.Experiment] = field(default_factory=dict)
     revisions: str = ""
     error: str = ""
@@ -119,7 +123,9 @@ def replicates(root: Path, prefix: str, main: dict[str, dr.Experiment],
         else:
             errors += broken.values()
             replicate.outcomes = claimlib.evaluate(loaded, broken)
-            errors += [o.error for o in replicate.outcomes if o.error]
+            replicate.smart_outcomes = claimlib.evaluate(loaded, broken, claimlib.SMART_CLAIMS)
+            errors += [o.error for o in replicate.outcomes + replicate.smart_outcomes
+                       if o.error]
         found.append(replicate)
     return found
 
@@ -191,13 +197,16 @@ class ClaimAcrossSeeds:
         return len({(o.verdict, o.strict) for o in self.outcomes}) > 1
 
 
-def across_seeds(outcomes: list[claimlib.Outcome], found: list[SeedReplicate]
-                 ) -> list[ClaimAcrossSeeds]:
-    """The claims computed in the main results and at every readable seed."""
+def across_seeds(outcomes: list[claimlib.Outcome], found: list[SeedReplicate],
+                 smart: bool = False) -> list[ClaimAcrossSeeds]:
+    """The claims computed in the main results and at every readable seed:
+    `outcomes` are the main results' Sherman paper claims, or with `smart`
+    SMART's."""
     readable = [r for r in found if not r.error]
     rows = []
     for number, outcome in enumerate(outcomes):
-        column = (outcome,) + tuple(r.outcomes[number] for r in readable)
+        column = (outcome,) + tuple((r.smart_outcomes if smart else r.outcomes)[number]
+                                    for r in readable)
         if all(o.verdict in JUDGED and o.ours is not None for o in column):
             rows.append(ClaimAcrossSeeds(column))
     return rows
@@ -224,8 +233,10 @@ def robustness(rows: list[ClaimAcrossSeeds]) -> tuple[int, int, int, int, int]:
     return len(judged), every, none, mean, steady
 
 
-def seed_lines(outcomes: list[claimlib.Outcome], main: dict[str, dr.Experiment],
-               found: list[SeedReplicate]) -> list[str]:
+def seed_lines(outcomes: list[claimlib.Outcome], smart: list[claimlib.Outcome],
+               main: dict[str, dr.Experiment], found: list[SeedReplicate]) -> list[str]:
+    """The report's section: `outcomes` and `smart` are the main results'
+    claims of the Sherman paper and of SMART."""
     lines = [SECTION_HEADING, ""]
     if not found:
         return lines + [f"No seed replicates: the results root has no `{SEEDS_DIR}/` directory "
@@ -258,19 +269,34 @@ def seed_lines(outcomes: list[claimlib.Outcome], main: dict[str, dr.Experiment],
     summary.append(["mean over seeds", "", "", str(len(rows)), str(mean),
                     claimlib.verdicts_text(row.mean_verdict for row in rows)])
     lines += table(SUMMARY_HEADER, summary) + [""]
-    lines += [f"Claims computed at every seed: {len(rows)}. Of the {judged} with a number to "
-              f"judge by, {every} are within ±25% at every seed, {none} at none and "
-              f"{judged - every - none} at some; {steady} of {len(rows)} have the same verdict "
-              f"and ±25% status at every seed.", ""]
+    lines += [f"Claims computed at every seed: {robustness_text(rows)}.", ""]
     for replicate in found:
         if replicate.error:
             lines += [f"**Not evaluated:** {replicate.error}", ""]
-    if not rows:
-        return lines
     header = ["ID", "Paper", main_label.capitalize()] + [f"Seed {r.seed}" for r in readable]
-    lines += [CLAIMS_HEADING, ""]
-    lines += table(header + CLAIM_HEADER_END, [claim_row(row) for row in rows]) + [""]
+    if rows:
+        lines += [CLAIMS_HEADING, ""]
+        lines += table(header + CLAIM_HEADER_END, [claim_row(row) for row in rows]) + [""]
+    smart_rows = across_seeds(smart, found, smart=True)
+    if smart_rows:
+        lines += [SMART_HEADING, "",
+                  f"SMART's claims on SMART-BT computed at every seed: "
+                  f"{robustness_text(smart_rows)}.", ""]
+        lines += table(header + CLAIM_HEADER_END, [claim_row(row) for row in smart_rows])
+        lines += [""]
+    elif readable:
+        lines += ["SMART's claims on SMART-BT are not computed at every seed: the replicates "
+                  "hold no SMART index experiment (`ae/seeds.sh smart` runs it).", ""]
     return lines
+
+
+def robustness_text(rows: list[ClaimAcrossSeeds]) -> str:
+    """"N. Of the J with a number to judge by, ...", the sentence on
+    robustness() that follows "claims computed at every seed: "."""
+    judged, every, none, _, steady = robustness(rows)
+    return (f"{len(rows)}. Of the {judged} with a number to judge by, {every} are within ±25% "
+            f"at every seed, {none} at none and {judged - every - none} at some; {steady} of "
+            f"{len(rows)} have the same verdict and ±25% status at every seed")
 
 
 def claim_row(row: ClaimAcrossSeeds) -> list[str]:
@@ -286,16 +312,24 @@ def claim_row(row: ClaimAcrossSeeds) -> list[str]:
                claimlib.yes_no(row.seed_dependent)])
 
 
-def seed_summary(outcomes: list[claimlib.Outcome], found: list[SeedReplicate]) -> list[str]:
-    """A line for the claims printed on standard output, when there are
-    seed replicates."""
+def seed_summary(outcomes: list[claimlib.Outcome], smart: list[claimlib.Outcome],
+                 found: list[SeedReplicate]) -> list[str]:
+    """The lines on the seed replicates that open the report and end the
+    claims printed on standard output: one for the Sherman paper's claims
+    (`outcomes`), one for SMART's (`smart`) when any is computed at every
+    seed; none without replicates."""
     readable = [r for r in found if not r.error]
     if not readable:
         return []
-    rows = across_seeds(outcomes, found)
-    judged, every, none, mean, steady = robustness(rows)
     seeds = ", ".join(str(r.seed) for r in readable)
-    return [f"seed replicates {seeds}: {len(rows)} claims computed at every seed; of {judged} "
-            f"judged, {every} within ±25% at every seed, {none} at none, "
-            f"{judged - every - none} at some; mean over seeds within ±25% {mean}; "
-            f"{steady} with the same verdict and status at every seed"]
+    lines = []
+    for which, rows in (("", across_seeds(outcomes, found)),
+                        (", SMART's claims on SMART-BT", across_seeds(smart, found, smart=True))):
+        if which and not rows:
+            continue
+        judged, every, none, mean, steady = robustness(rows)
+        lines.append(f"seed replicates {seeds}{which}: {len(rows)} claims computed at every "
+                     f"seed; of {judged} judged, {every} within ±25% at every seed, {none} at "
+                     f"none, {judged - every - none} at some; mean over seeds within ±25% "
+                     f"{mean}; {steady} with the same verdict and status at every seed")
+    return lines
