@@ -50,11 +50,9 @@ def draw(experiments, args):
                     color=colors[label], marker=fd.MARKERS[skew_number % len(fd.MARKERS)],
                     linestyle=fd.LINESTYLES[skew_number % len(fd.LINESTYLES)],
                     label=f"{label}, {skew}")
-            seeds = [fd.seed_values(cells[(label, skew, c)], replicates, (label, skew, c),
-                                    "throughput_mops") for c in counts]
-            if any(len(values) > 1 for values in seeds):
-                ax.fill_between(counts, [min(v) for v in seeds], [max(v) for v in seeds],
-                                color=colors[label], alpha=0.18, linewidth=0)
+            fd.shade_seed_range(ax, counts, [
+                fd.seed_values(cells[(label, skew, c)], replicates, (label, skew, c),
+                               "throughput_mops") for c in counts], colors[label])
     marks = paper_marks.resolve(paper_marks.marks_for(experiments), lambda *_: None)
     drawn = False
     for mark in marks:
@@ -89,9 +87,7 @@ def draw(experiments, args):
     handles = ax.get_legend_handles_labels()[0]
     seeds = fd.seed_count(cells, replicates)
     if seeds > 1:
-        from matplotlib.patches import Patch
-        handles.append(Patch(facecolor="gray", alpha=0.3,
-                             label=f"shaded: range over {seeds} seeds"))
+        handles += fd.seed_band_legend(seeds)
     if drawn:
         from matplotlib.lines import Line2D
         handles.append(Line2D([], [], color="gray", marker="o", fillstyle="none", linestyle=":",

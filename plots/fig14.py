@@ -137,9 +137,7 @@ def draw(experiments, args):
         ax.set_title(title)
         handles = ax.get_legend_handles_labels()[0]
         if seeds > 1:
-            from matplotlib.patches import Patch
-            handles.append(Patch(facecolor="gray", alpha=0.3,
-                                 label=f"shaded: range over {seeds} seeds"))
+            handles += fd.seed_band_legend(seeds)
         ax.legend(handles=handles, loc="lower right")
     workloads = ", ".join(dr.ordered(f"{dr.mix_label(p.mix)}, {p.skew_label}" for p in points))
     fd.finish(fig, fd.figure_title(experiments, "Figure 14", f"In-depth analysis ({workloads})"),

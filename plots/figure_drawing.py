@@ -192,6 +192,23 @@ def seed_range_legend(seeds: int) -> list:
                    label=f"range over {seeds} seeds")]
 
 
+def seed_band_legend(seeds: int) -> list:
+    """The legend entry of the shading of shade_seed_range() and of Fig.
+    14's CDF bands."""
+    from matplotlib.patches import Patch
+    return [Patch(facecolor="gray", alpha=0.3, label=f"shaded: range over {seeds} seeds")]
+
+
+def shade_seed_range(ax, xs: Sequence[float], seeds: Sequence[Sequence[float]],
+                     color: str) -> None:
+    """Shades a line's range over the seeds: `seeds` holds, at each x, the
+    line's value at every seed (seed_values()); nothing where every seed
+    gave the same values (or there is one)."""
+    if any(min(values) != max(values) for values in seeds):
+        ax.fill_between(xs, [min(v) for v in seeds], [max(v) for v in seeds], color=color,
+                        alpha=0.18, linewidth=0)
+
+
 def replicate_cells(args, key: Callable[[dr.Point], Any], what: str,
                     keep: Callable[[dr.Experiment], bool] = lambda experiment: True
                     ) -> list[dict]:
@@ -344,7 +361,8 @@ def main(draw: Callable[[list[dr.Experiment], argparse.Namespace], Any], descrip
     parser.add_argument("--seed-results", nargs="+", default=[], metavar="DIR",
                         help="the same experiments run with other seeds (ae/seeds.sh: "
                              "ROOT/seeds/SEED/EXPERIMENT); the index figures (Table 1, Figs. 10 to "
-                             "15) draw the seeds' range from these with --results")
+                             "15, SMART's Fig. 12 and breakdown) draw the seeds' range from "
+                             "these with --results")
     if add_arguments:
         add_arguments(parser)
     args = parser.parse_args(argv)

@@ -7,8 +7,10 @@ the panel below, p99 latency. One line per series (the experiment's
 variants: Sherman+, Sherman+ w/ SL, SMART-BT): each step's gain is the gap
 between two lines. SMART's own measurements (smart_reference.py, its
 artifact's raw data) are crosses on dotted lines in the series' colour.
+With seed replicates (--seed-results, or the report's seeds/), each
+throughput line is shaded over its range across the seeds.
 
-    python3 plots/smart_btree.py --results DIR [DIR] --out STEM
+    python3 plots/smart_btree.py --results DIR [DIR] --out STEM [--seed-results DIR ...]
 """
 
 import sys
@@ -19,22 +21,27 @@ import smart_reference
 from smart_scaleup import draw_reference, reference_legend
 
 
+WHAT = "mix, series and thread count"
+
+
+def key(point: dr.Point) -> tuple[str, str, int]:
+    return point.mix, point.label, point.config("topology.threads_per_compute_server",
+                                                dr.INTEGER)
+
+
 def collect(experiments):
     """{(mix, series): {threads: Point}}, the mixes in YCSB order."""
-    points = dr.run_points(experiments)
-    cells = dr.unique_points(
-        points, lambda p: (p.mix, p.label, p.config("topology.threads_per_compute_server",
-                                                     dr.INTEGER)),
-        "mix, series and thread count")
+    cells = dr.unique_points(dr.run_points(experiments), key, WHAT)
     lines: dict[tuple[str, str], dict[int, dr.Point]] = {}
     for (mix, label, threads), point in cells.items():
         lines.setdefault((mix, label), {})[threads] = point
     mixes = sorted(dr.ordered(mix for mix, _ in lines), key=dr.mix_sort_key)
-    return lines, mixes
+    return cells, lines, mixes
 
 
 def draw(experiments, args):
-    lines, mixes = collect(experiments)
+    cells, lines, mixes = collect(experiments)
+    replicates = fd.replicate_cells(args, key, WHAT)
     series = dr.ordered(label for _, label in lines)
     colors = fd.series_colors(series)
     plt = fd.pyplot()
@@ -51,6 +58,9 @@ def draw(experiments, args):
             marker = fd.MARKERS[number % len(fd.MARKERS)]
             top.plot(threads, [by_threads[t].field("throughput_mops") for t in threads],
                      marker=marker, color=colors[label], label=label)
+            fd.shade_seed_range(top, threads, [
+                fd.seed_values(by_threads[t], replicates, (mix, label, t), "throughput_mops")
+                for t in threads], colors[label])
             draw_reference(top, threads, smart_reference.FIG12.get((mix, label), {}),
                            colors[label])
             p99 = [by_threads[t].field("latency_us.p99") for t in threads]
@@ -64,9 +74,11 @@ def draw(experiments, args):
         bottom.set_ylabel("p99 latency (µs)")
         bottom.set_xlabel("Client threads (8 coroutines each)")
     axes[0][0].legend(loc="upper left", fontsize="small")
+    seeds = fd.seed_count(cells, replicates)
     fd.finish(fig, fd.figure_title(experiments, "SMART Fig. 12(a)-(c)",
                                    "SMART-BT vs Sherman+ on one server"),
-              experiments, legend=reference_legend())
+              fd.drawn_from(experiments, args),
+              legend=reference_legend() + (fd.seed_band_legend(seeds) if seeds > 1 else []))
     return fig
 
 

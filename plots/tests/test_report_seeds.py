@@ -224,7 +224,7 @@ class SmartClaimsAcrossSeeds(unittest.TestCase):
 class SeedRangesInFigures(unittest.TestCase):
     """Figures draw each value's range over the seeds: whiskers on the bars of
     Figs. 10, 11, 12 and 15, ranges in Table 1's cells, bands around Fig.
-    13's lines and Fig. 14's CDFs. Here seed replicates scale one point's
+    13's lines, Fig. 14's CDFs and SMART's Fig. 12 throughput lines. Here seed replicates scale one point's
     throughput, or change its writes' size."""
 
     def setUp(self):
@@ -299,6 +299,22 @@ class SeedRangesInFigures(unittest.TestCase):
         highest = max(band.get_paths()[0].vertices[:, 1].max() for band in bands)
         tripled = max(3 * throughput_of(m / name) for m in mains if (m / name).is_file())
         self.assertAlmostEqual(highest, tripled)
+
+    def test_smart_figure_12_shades_each_throughput_line_over_its_range(self):
+        import smart_btree
+        root = self.root
+        def build(directory):
+            return [fixtures.from_config(directory, "smart-fig12-btree")]
+        [main] = build(root)
+        name = SmartClaimsAcrossSeeds.MOVED_POINT
+        seeds = self.replicated(root, build, name, 3.0)
+        figure = smart_btree.draw([dr.load_experiment(main)],
+                                  argparse.Namespace(replicates=seeds))
+        panels = [ax for ax in figure.axes if ax.collections]
+        self.assertEqual([ax.get_title() for ax in panels], ["YCSB A (SMART Fig. 12)"])
+        [band] = panels[0].collections
+        self.assertAlmostEqual(band.get_paths()[0].vertices[:, 1].max(),
+                               3 * throughput_of(main / name))
 
     def test_figure_12_draws_a_whisker_per_bar(self):
         import fig12
