@@ -40,9 +40,11 @@ import dmbench_results as dr
 import micro_results
 import provenance
 from markdown_table import cell, table
-from report_ablation import Ablation, ablation_lines, ablation_summaries, ablations
+from report_ablation import ablation_lines, ablations
+from report_claims import (CALIBRATION_HEADER, CLAIMS_HEADER, CheckedClaims, calibration_rows,
+                           claim_rows, print_claims, smart_summary, split_sets, summary_lines)
 from report_figures import Drawn, draw_figures
-from report_seeds import SeedReplicate, replicates, seed_lines, seed_ranges, seed_summary
+from report_seeds import replicates, seed_lines
 
 PROG = "report.py"
 
@@ -120,81 +122,10 @@ def span(times: list[str]) -> str:
     return times[0] if times[0] == times[-1] else f"{times[0]} … {times[-1]}"
 
 
-CLAIMS_HEADER = ["ID", "Claim", "Figure", "Paper", "Ours", "Ours/paper (Δ for %)",
-                 "Reproduced?", "Within ±25%?"]
-CALIBRATION_HEADER = ["ID", "Target", "Source", "Reference value", "Ours",
-                      "Ours/target (Δ for %)", "Within tolerance?", "Reproduced?"]
-def claim_text(claim: claimlib.Claim) -> str:
-    return claim.text + (f" — *{claim.note}*" if claim.note else "")
-
-
-def claim_rows(outcomes: list[claimlib.Outcome]) -> list[list[str]]:
-    rows = []
-    for outcome in outcomes:
-        claim = outcome.claim
-        rows.append([claim.id, f"{claim_text(claim)} ({claim.section})", claim.figure,
-                     claimlib.paper_value(claim), claimlib.our_value(outcome),
-                     outcome.comparison or "–", outcome.verdict,
-                     claimlib.strict_value(outcome)])
-    return rows
-
-
-def calibration_rows(outcomes: list[claimlib.Outcome]) -> list[list[str]]:
-    rows = []
-    for outcome in outcomes:
-        claim = outcome.claim
-        source = (f"Sherman paper, {claim.figure} ({claim.section})"
-                  if claimlib.of_paper(claim) else claim.figure)
-        rows.append([claim.id, claim_text(claim), source, claimlib.paper_value(claim),
-                     claimlib.our_value(outcome), outcome.comparison or "–",
-                     claimlib.strict_value(outcome), claimlib.verdict_value(outcome)])
-    return rows
-
-
-def split_sets(outcomes: list[claimlib.Outcome], targets: list[claimlib.Outcome]
-               ) -> tuple[list[claimlib.Outcome], list[claimlib.Outcome]]:
-    """(calibration set: its claims of the paper, then the public figures;
-    prediction set)."""
-    return ([o for o in outcomes if claimlib.is_calibration(o.claim)] + targets,
-            [o for o in outcomes if not claimlib.is_calibration(o.claim)])
-
-
-def apart(outcomes: list[claimlib.Outcome]) -> str:
-    """What a strict count leaves out: " (3 n/a, 6 not run)", or ""."""
-    counts = {"n/a": claimlib.strict_count(outcomes).unjudged}
-    counts.update((v, c) for v, c in claimlib.tally(outcomes).items()
-                  if v in (claimlib.NOT_RUN, claimlib.ERROR))
-    shown = [f"{count} {what}" for what, count in counts.items() if count]
-    return f" ({', '.join(shown)})" if shown else ""
-
-
-def summary_lines(outcomes: list[claimlib.Outcome],
-                  targets: list[claimlib.Outcome]) -> list[str]:
-    """The verdicts and the strict count of every claim, then of the
-    calibration set and of the prediction set apart."""
-    calibration, prediction = split_sets(outcomes, targets)
-    within = claimlib.strict_count(outcomes).within
-    return [f"{len(outcomes)} claims of the paper checked: {claimlib.tally_text(outcomes)}; "
-            f"{within} within ±25% of the paper{apart(outcomes)} ([rules](#claims)).",
-            f"Calibration: {claimlib.strict_count(calibration).within} of {len(calibration)} "
-            f"targets within tolerance{apart(calibration)}. "
-            f"Prediction: {claimlib.strict_count(prediction).within} of {len(prediction)} "
-            f"claims within ±25% of the paper{apart(prediction)}; "
-            f"{claimlib.tally_text(prediction)}."]
-
-
-def smart_summary(smart: list[claimlib.Outcome]) -> str:
-    """The line on SMART's index claims, counted apart from the paper's."""
-    return (f"SMART's claims on SMART-BT vs Sherman+ (its Fig. 12, another paper's prediction "
-            f"set): {claimlib.strict_count(smart).within} of {len(smart)} within ±25%"
-            f"{apart(smart)}; {claimlib.tally_text(smart)}.")
-
-
 def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
-                 found: dict[str, Path], drawn: list[Drawn],
-                 outcomes: list[claimlib.Outcome], targets: list[claimlib.Outcome],
-                 smart: list[claimlib.Outcome], ablated: list[Ablation],
-                 replicated: list[SeedReplicate], errors: list[str]) -> None:
+                 found: dict[str, Path], drawn: list[Drawn], checked: CheckedClaims,
+                 errors: list[str]) -> None:
+    outcomes, targets, smart = checked.outcomes, checked.targets, checked.smart
     rows, revisions, backends, started, fallbacks = [], [], [], [], []
     for name in sorted(found):
         if name not in experiments:
@@ -223,7 +154,7 @@ def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     for line in summary_lines(outcomes, targets) + [smart_summary(smart)]:
         lines += [line, ""]
-    for line in seed_summary(outcomes, smart, replicated):
+    for line in checked.seed_summary:
         lines += [f"{line[0].upper()}{line[1:]} ([seed variation](#seed-variation)).", ""]
 
     # Provenance: where every number below comes from.
@@ -287,8 +218,8 @@ def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
               "on the cx6-200g profile, whose values were chosen on SMART's Figs. 3 and 4 only. "
               "Judged by the rules above, counted apart from the Sherman paper's claims.", ""]
     lines += table(CLAIMS_HEADER, claim_rows(smart))
-    lines += [""] + ablation_lines(outcomes, ablated, seed_ranges(outcomes, replicated))
-    lines += seed_lines(outcomes, smart, experiments, replicated)
+    lines += [""] + ablation_lines(outcomes, checked.ablated, checked.seed_ranges)
+    lines += seed_lines(outcomes, smart, experiments, checked.replicated)
     if errors:
         lines += ["## Errors", ""] + [f"* {cell(error)}" for error in dr.ordered(errors)]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -304,43 +235,6 @@ def experiment_section(experiment: dr.Experiment, errors: list[str]) -> list[str
         errors.append(str(error))
         lines += [f"**Summary not available:** {error}"]
     return lines + [""]
-
-
-# ------------------------------------------------------------------ stdout
-
-def print_claims(outcomes: list[claimlib.Outcome], targets: list[claimlib.Outcome],
-                 smart: list[claimlib.Outcome], ablated: list[Ablation],
-                 replicated: list[SeedReplicate]) -> None:
-    """The claims by set, then the summary: the report's first lines, and a
-    line per model ablation and for the seed replicates."""
-    calibration, prediction = split_sets(outcomes, targets)
-    header = ("claim", "paper", "ours", "ours/paper", "verdict", "within ±25%")
-    def row(o: claimlib.Outcome, verdict: str) -> tuple:
-        return (o.claim.id, claimlib.paper_value(o.claim), claimlib.our_value(o),
-                o.comparison or "–", verdict, claimlib.strict_value(o))
-    rows = [row(o, claimlib.verdict_value(o)) for o in calibration + prediction]
-    # Another paper's claims: judged, so their verdict is shown.
-    rows += [row(o, o.verdict) for o in smart]
-    widths = [max(len(r[i]) for r in rows + [header]) for i in range(5)]
-    widths[2] = min(widths[2], 44)
-
-    def line(row) -> str:
-        return (f"{row[0]:{widths[0]}}  {row[1]:>{widths[1]}}  {row[2]:>{widths[2]}}  "
-                f"{row[3]:>{widths[3]}}  {row[4]:{widths[4]}}  {row[5]}")
-    print(line(header))
-    predicted = len(calibration) + len(prediction)
-    for title, block in (("calibration set", rows[:len(calibration)]),
-                         ("prediction set", rows[len(calibration):predicted]),
-                         ("SMART's claims", rows[predicted:])):
-        print(f"-- {title}")
-        for row in block:
-            print(line(row))
-    for text in summary_lines(outcomes, targets) + [smart_summary(smart)]:
-        print(text.replace(" ([rules](#claims))", ""))
-    ranges = seed_ranges(outcomes, replicated)
-    for text in (ablation_summaries(outcomes, ablated, ranges)
-                 + seed_summary(outcomes, smart, replicated)):
-        print(text)
 
 
 # --------------------------------------------------------------------- CLI
@@ -377,21 +271,21 @@ def main(argv=None) -> int:
     smart = claimlib.evaluate(experiments, broken, claimlib.SMART_CLAIMS)
     errors += [o.error for o in outcomes + targets + smart if o.error]
     ablated = ablations(args.results_root, args.prefix, errors)
-    replicated = replicates(args.results_root, args.prefix, experiments, errors)
+    checked = CheckedClaims(outcomes, targets, smart, ablated,
+                            replicates(args.results_root, args.prefix, experiments, errors))
 
     try:
         args.out.mkdir(parents=True, exist_ok=True)
         drawn = draw_figures(experiments, figures_dir, errors,
-                             [r.experiments for r in replicated if not r.error])
+                             [r.experiments for r in checked.replicated if not r.error])
         errors += [d.error for d in drawn if d.error]
         report = args.out / "REPORT.md"
-        write_report(report, args, experiments, found, drawn, outcomes, targets, smart, ablated,
-                     replicated, errors)
+        write_report(report, args, experiments, found, drawn, checked, errors)
     except OSError as error:
         print(f"{PROG}: error: {error.filename}: {error.strerror}", file=sys.stderr)
         return 1
     print(f"wrote {report}")
-    print_claims(outcomes, targets, smart, ablated, replicated)
+    print_claims(checked)
     for error in dr.ordered(errors):
         print(f"{PROG}: error: {error}", file=sys.stderr)
     return 1 if errors else 0
