@@ -22,12 +22,16 @@ them as the scripts do:
   seeds       in-process: report.py's main() and results_csv.py's on that
               root with a seed replicate of one of its index experiments
               beside it (seeds/SEED/), the replicate damaged; 0 or 1 as above
+  seed-figures in-process: a figure's draw(), as in plots, given a seed
+              replicate of one of its index experiments, damaged, to draw
+              the seeds' range from; must draw or raise ResultsError
 
 Any other exception, exit status or a traceback is a finding. Cases are
 drawn from (seed, kind, case number), so a finding is replayed alone:
 
     /usr/bin/python3 plots/tests/fuzz_results.py [--cases N] [--report-cases N]
-        [--cli-cases N] [--csv-cases N] [--seed S] [--case N --kind KIND]
+        [--cli-cases N] [--csv-cases N] [--seeds-cases N] [--seed-figure-cases N]
+        [--seed S] [--case N --kind KIND]
 
 Prints the cases per kind; exits 1 if there were findings.
 """
@@ -192,10 +196,32 @@ def copy_directories(directories, target: Path) -> list[Path]:
 def plots_case(rng, fixture: Fixtures, case_dir: Path) -> tuple[str, str]:
     """("finding" or "accepted" or "refused", detail)."""
     script = rng.choice(sorted(fixture.figures))
-    extra = dict(fixtures.FIGURES)[script][1]
     directories = copy_directories(fixture.figures[script], case_dir)
     victim = rng.choice(directories)
     how = f"{script} on {victim.name}:\n" + damage_directory(rng, victim)
+    return draw_case(script, directories, [], case_dir, how)
+
+
+def seed_figures_case(rng, fixture: Fixtures, case_dir: Path) -> tuple[str, str]:
+    """A figure's fixture results and a seed replicate of one of its index
+    experiments, the replicate damaged (the seeds' whiskers and bands)."""
+    script = rng.choice(sorted(script for script, directories in fixture.figures.items()
+                               if any(not dr.load_experiment(d).is_micro for d in directories)))
+    directories = copy_directories(fixture.figures[script], case_dir)
+    source = rng.choice([d for d in directories if not dr.load_experiment(d).is_micro])
+    replica = case_dir / dr.SEEDS_DIR / str(rng.randrange(2, 5)) / source.name
+    shutil.copytree(source, replica)
+    fixtures.reseed(replica, int(replica.parent.name))
+    how = f"{script} with a seed replicate of {source.name} damaged:\n" + damage_directory(
+        rng, replica)
+    return draw_case(script, directories, [replica], case_dir, how)
+
+
+def draw_case(script: str, directories: list[Path], replicas: list[Path], case_dir: Path,
+              how: str) -> tuple[str, str]:
+    """Loads `directories` and the seed replicates `replicas` and draws the
+    figure with `script`'s draw(): it must draw or raise ResultsError."""
+    extra = dict(fixtures.FIGURES)[script][1]
     # fig11.py is fig10.py's draw() with figure 11.
     module = importlib.import_module("fig10" if script == "fig11.py" else script.removesuffix(".py"))
     parser = argparse.ArgumentParser()
@@ -209,6 +235,7 @@ def plots_case(rng, fixture: Fixtures, case_dir: Path) -> tuple[str, str]:
     try:
         with redirect_stderr(io.StringIO()):
             experiments = [dr.load_experiment(d) for d in directories]
+            args.replicates = [dr.load_experiment(d) for d in replicas]
             figure = module.draw(experiments, args)
         plt.close(figure)
         return "accepted", how
@@ -304,7 +331,7 @@ def seeds_case(rng, fixture: Fixtures, case_dir: Path) -> tuple[str, str]:
 
 # New kinds go last: a kind's number seeds its cases.
 KINDS = {"plots": plots_case, "report": report_case, "plots-cli": cli_case, "csv": csv_case,
-         "seeds": seeds_case}
+         "seeds": seeds_case, "seed-figures": seed_figures_case}
 
 
 def main(argv=None) -> int:
@@ -315,12 +342,15 @@ def main(argv=None) -> int:
     parser.add_argument("--csv-cases", type=int, default=10, help="results_csv.py cases")
     parser.add_argument("--seeds-cases", type=int, default=4,
                         help="report and results_csv.py cases with a damaged seed replicate")
+    parser.add_argument("--seed-figure-cases", type=int, default=20,
+                        help="figure scripts' draw() with a damaged seed replicate")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--kind", choices=sorted(KINDS), help="only this kind")
     parser.add_argument("--case", type=int, help="replay this case number, printing it")
     args = parser.parse_args(argv)
     counts = {"plots": args.cases, "report": args.report_cases, "plots-cli": args.cli_cases,
-              "csv": args.csv_cases, "seeds": args.seeds_cases}
+              "csv": args.csv_cases, "seeds": args.seeds_cases,
+              "seed-figures": args.seed_figure_cases}
     findings = []
     print(f"{'input kind':<14} {'cases':>8} {'accepted':>9} {'refused':>8} {'findings':>9} "
           f"{'seconds':>9}")
