@@ -4,11 +4,15 @@
 # ROOT/ablation/LABEL/ with an ABLATION.json, so that plots/report.py on ROOT
 # shows which claims each mechanism moves and how far.
 #
-#   ae/ablation.sh [--out ROOT] [--jobs N] [FIG...]
+#   ae/ablation.sh [--quick | --full | --paper-scale] [--out ROOT] [--jobs N] [FIG...]
 #
 # ROOT defaults to results/ae, FIG to "table1 fig10 fig14" (the microbenchmark
-# figures cannot take overrides). Resumable like ae/run.sh. Set DMBENCH to a
-# dmbench binary to skip set-up and build.
+# figures cannot take overrides). Give the mode ROOT was run in (default
+# --full): an ablation may differ from ROOT's results only in what it
+# switches, and the report refuses one that differs in another config field.
+# At --paper-scale the open values' sensitivity is shown where the paper ran.
+# Resumable like ae/run.sh. Set DMBENCH to a dmbench binary to skip set-up
+# and build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=ae/option-value.sh
@@ -16,18 +20,27 @@ source ae/option-value.sh
 
 out=results/ae
 jobs=$(nproc)
+mode=
 figures=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --out) option_value out "a directory" "$@"; shift ;;
     --jobs) option_value jobs "a number" "$@"; shift ;;
+    --quick|--full|--paper-scale)
+      if [[ -n "$mode" && "$mode" != "$1" ]]; then
+        echo "ae/ablation.sh: $mode and $1: give one mode" >&2
+        exit 2
+      fi
+      mode=$1 ;;
     -h|--help) sed -n '2,/^set -euo pipefail/{/^#/s/^# \{0,1\}//p}' "$0" >&2; exit 0 ;;
-    -*) echo "ae/ablation.sh: unknown option '$1' (allowed: --out, --jobs)" >&2; exit 2 ;;
+    -*) echo "ae/ablation.sh: unknown option '$1' (allowed: --quick, --full, --paper-scale," \
+             "--out, --jobs)" >&2; exit 2 ;;
     *) figures+=("$1") ;;
   esac
   shift
 done
 [[ ${#figures[@]} -gt 0 ]] || figures=(table1 fig10 fig14)
+mode=${mode:---full}
 
 # label|mechanism|overrides (space-separated path=value)|description[|figures]
 # (figures: only these of the FIGs asked for, when the overrides do not apply
@@ -65,7 +78,7 @@ for entry in "${ablations[@]}"; do
   sets=()
   for assignment in $overrides; do sets+=(--set "$assignment"); done
   echo "== ablation $label: $overrides" >&2
-  ae/run.sh "${selected[@]}" --full --jobs "$jobs" --out "$root" "${sets[@]}"
+  ae/run.sh "${selected[@]}" "$mode" --jobs "$jobs" --out "$root" "${sets[@]}"
   /usr/bin/python3 - "$root/ABLATION.json" "$label" "$mechanism" "$overrides" "$description" <<'PY'
 import json, sys
 path, label, mechanism, switch, description = sys.argv[1:]
