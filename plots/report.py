@@ -270,7 +270,7 @@ def main(argv=None) -> int:
     targets = claimlib.evaluate(experiments, broken, claimlib.CALIBRATION_TARGETS)
     smart = claimlib.evaluate(experiments, broken, claimlib.SMART_CLAIMS)
     errors += [o.error for o in outcomes + targets + smart if o.error]
-    ablated = ablations(args.results_root, args.prefix, errors)
+    ablated = ablations(args.results_root, args.prefix, experiments, errors)
     checked = CheckedClaims(outcomes, targets, smart, ablated,
                             replicates(args.results_root, args.prefix, experiments, errors))
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import claims as claimlib
 import dmbench_results as dr
+from config_difference import differing_field
 from markdown_table import table
 
 ABLATION_DIR = dr.ABLATION_DIR
@@ -42,9 +43,11 @@ class Ablation:
     error: str = ""
 
 
-def ablations(root: Path, prefix: str, errors: list[str]) -> list[Ablation]:
-    """Every ROOT/ablation/LABEL/ directory, its claims evaluated like the
-    full model's; what cannot be read goes to `errors` as well."""
+def ablations(root: Path, prefix: str, main: dict[str, dr.Experiment],
+              errors: list[str]) -> list[Ablation]:
+    """Every ROOT/ablation/LABEL/ directory, checked against the main
+    results `main` and its claims evaluated like the full model's; what
+    cannot be read goes to `errors` as well."""
     parent = root / ABLATION_DIR
     if not parent.is_dir():
         return []
@@ -62,16 +65,42 @@ def ablations(root: Path, prefix: str, errors: list[str]) -> list[Ablation]:
             experiments = dr.discover(directory, prefix)
             if not experiments:
                 raise dr.ResultsError(f"{directory}: no experiment results in this ablation")
+            loaded, broken = dr.load_experiments(experiments)
+            check_ablation(loaded, main, ablation.switch)
         except dr.ResultsError as error:
             ablation.error = str(error)
             errors.append(ablation.error)
         else:
-            loaded, broken = dr.load_experiments(experiments)
             errors += broken.values()
             ablation.outcomes = claimlib.evaluate(loaded, broken)
             errors += [o.error for o in ablation.outcomes if o.error]
         found.append(ablation)
     return found
+
+
+def check_ablation(experiments: dict[str, dr.Experiment], main: dict[str, dr.Experiment],
+                   switch: str) -> None:
+    """An ablation differs from the main results in what it switches alone:
+    each of its index points ran with the config of the main results' point
+    of the same name, apart from the fields its switch ("path=value ...")
+    sets. An ablation run in another mode, say --quick beside --full
+    results, would otherwise pass for the mechanism's effect. Points the
+    main results lack have nothing to be compared with."""
+    switched = [part.split("=", 1)[0] for part in switch.split() if "=" in part]
+    for name, experiment in experiments.items():
+        if name not in main or experiment.is_micro:
+            continue
+        main_points = {point.name: point for point in main[name].points}
+        for point in experiment.points:
+            if point.name not in main_points:
+                continue
+            differs = differing_field(point, main_points[point.name], switched)
+            if differs is not None:
+                raise dr.ResultsError(
+                    f"{point.source}: field 'config.{differs}' differs from "
+                    f"{main_points[point.name].source}: an ablation may differ from the main "
+                    f"results only in what it switches ({switch}); run ae/ablation.sh with "
+                    f"the mode the main results were run in")
 
 
 def rerun(outcomes: list[claimlib.Outcome], ablation: Ablation

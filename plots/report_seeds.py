@@ -22,6 +22,7 @@ from statistics import fmean
 import claims as claimlib
 import dmbench_results as dr
 import provenance
+from config_difference import differing_field
 from markdown_table import table
 
 SEEDS_DIR = dr.SEEDS_DIR
@@ -48,20 +49,6 @@ class SeedReplicate:
     error: str = ""
 
 
-def first_difference(ours, theirs, path: str = "") -> str | None:
-    """The first field (a dotted path) where two configs differ, or None."""
-    if isinstance(ours, dict) and isinstance(theirs, dict):
-        for key in sorted(set(ours) | set(theirs)):
-            below = f"{path}.{key}" if path else key
-            if key not in ours or key not in theirs:
-                return below
-            found = first_difference(ours[key], theirs[key], below)
-            if found is not None:
-                return found
-        return None
-    return None if ours == theirs else path
-
-
 def check_replicate(experiments: dict[str, dr.Experiment], main: dict[str, dr.Experiment],
                     seed: int) -> None:
     """A replicate differs from the main results in its seed alone: every
@@ -82,11 +69,7 @@ def check_replicate(experiments: dict[str, dr.Experiment], main: dict[str, dr.Ex
             if point.name not in main_points:
                 raise dr.ResultsError(f"{point.source}: point '{point.name}' is not among the "
                                       f"main results' points of '{name}'")
-            ours = dict(point.field("config", dr.OBJECT))
-            theirs = dict(main_points[point.name].field("config", dr.OBJECT))
-            ours["run"] = {k: v for k, v in ours.get("run", {}).items() if k != "seed"}
-            theirs["run"] = {k: v for k, v in theirs.get("run", {}).items() if k != "seed"}
-            differs = first_difference(ours, theirs)
+            differs = differing_field(point, main_points[point.name], ["run.seed"])
             if differs is not None:
                 raise dr.ResultsError(
                     f"{point.source}: field 'config.{differs}' differs from "

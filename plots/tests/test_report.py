@@ -348,6 +348,29 @@ class Ablations(unittest.TestCase):
                       run.stderr)
         self.assertIn("**Not evaluated:**", (out / "REPORT.md").read_text(encoding="utf-8"))
 
+    def test_an_ablation_may_differ_from_the_root_in_its_switch_alone(self):
+        root = Path(self.tmp.name) / "switched"
+        shutil.copytree(self.root / "fig14", root / "fig14")
+        for label, change in (("units-off", lambda config: config["backend"].update(
+                                  nic_overrides={"units-off": False})),
+                              ("longer-window", lambda config: config["run"].update(
+                                  measure_ms=99))):
+            directory = write_ablation(root, label, label)
+            for result in fixtures.fig14(directory)[0].glob("*.json"):
+                document = json.loads(result.read_text(encoding="utf-8"))
+                if "config" in document:
+                    change(document["config"])
+                    fixtures.write_json(result, document)
+        run = run_report(root, Path(self.tmp.name) / "switched-report")
+        self.assertEqual(run.returncode, 1)
+        # Its switch, backend.nic_overrides.units-off, is all units-off changes.
+        self.assertNotIn("units-off/", run.stderr)
+        self.assertRegex(run.stderr, r"longer-window/fig14/\S+\.json: field "
+                                     r"'config\.run\.measure_ms' differs from \S+/switched/"
+                                     r"fig14/\S+\.json: an ablation may differ from the main "
+                                     r"results only in what it switches")
+        self.assertEqual(run.stderr.count("error:"), 1, run.stderr)
+
     def test_discover_skips_the_ablation_directory(self):
         root = Path(self.tmp.name) / "stray"
         fixtures.fig16(root)
