@@ -12,8 +12,9 @@
 #
 # N (default 20000) cases per in-process kind of dmbench; N/20 command-line
 # cases; N/100 plot cases and as many with a damaged seed replicate, N/1000
-# report cases, as many with a damaged seed replicate, and N/2000
-# plot-script processes (each of those draws a figure). Set DMBENCH to a dmbench binary
+# report cases, as many with a damaged seed replicate and as many with a
+# damaged model ablation, and N/2000 plot-script processes (each of those
+# draws a figure). Set DMBENCH to a dmbench binary
 # to skip the build; build an ASan+UBSan one (cmake --preset asan) to run
 # the campaign under the sanitizers.
 set -euo pipefail
@@ -49,6 +50,6 @@ echo "== dmbench fuzz: $cases cases per in-process kind, seed $seed" >&2
 echo "== plot scripts and report" >&2
 /usr/bin/python3 plots/tests/fuzz_results.py --cases $((cases / 100)) \
   --report-cases $((cases / 1000)) --cli-cases $((cases / 2000)) \
-  --seeds-cases $((cases / 1000)) --seed-figure-cases $((cases / 100)) --seed "$seed" ||
-  status=1
+  --seeds-cases $((cases / 1000)) --seed-figure-cases $((cases / 100)) \
+  --ablation-cases $((cases / 1000)) --seed "$seed" || status=1
 exit "$status"

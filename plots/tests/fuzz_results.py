@@ -25,13 +25,17 @@ them as the scripts do:
   seed-figures in-process: a figure's draw(), as in plots, given a seed
               replicate of one of its index experiments, damaged, to draw
               the seeds' range from; must draw or raise ResultsError
+  ablations   in-process: report.py's main() on the report's root with a
+              model ablation of one of its index experiments beside it
+              (ablation/LABEL/), the ablation or its description damaged;
+              0 or 1 as above
 
 Any other exception, exit status or a traceback is a finding. Cases are
 drawn from (seed, kind, case number), so a finding is replayed alone:
 
     /usr/bin/python3 plots/tests/fuzz_results.py [--cases N] [--report-cases N]
         [--cli-cases N] [--csv-cases N] [--seeds-cases N] [--seed-figure-cases N]
-        [--seed S] [--case N --kind KIND]
+        [--ablation-cases N] [--seed S] [--case N --kind KIND]
 
 Prints the cases per kind; exits 1 if there were findings.
 """
@@ -248,17 +252,18 @@ def draw_case(script: str, directories: list[Path], replicas: list[Path], case_d
 
 
 def in_process_main_case(rng, fixture: Fixtures, case_dir: Path, what: str,
-                         run_main, replicate: bool = False) -> tuple[str, str]:
+                         run_main, beside=None) -> tuple[str, str]:
     """The report's results root with one experiment damaged, given to
     `run_main(root, case_dir)` (a script's main()): it must return 0 or 1,
-    and 1 with an error message. `replicate`: the damaged experiment is a
-    seed replicate of one of the root's index experiments instead."""
+    and 1 with an error message. `beside(rng, fixture, root)`, when given,
+    adds a results root beside the root's experiments (a seed replicate, an
+    ablation) and returns its experiment, which is damaged instead."""
     root = case_dir / "root"
     for name, directory in fixture.report.items():
         shutil.copytree(directory, root / name)
     victim = root / rng.choice(sorted(fixture.report))
-    if replicate:
-        victim = seed_replicate(rng, fixture, root)
+    if beside is not None:
+        victim = beside(rng, fixture, root)
     how = f"{what} with {victim.name} damaged:\n" + damage_directory(rng, victim)
     output = io.StringIO()
     try:
@@ -284,6 +289,23 @@ def seed_replicate(rng, fixture: Fixtures, root: Path) -> Path:
     shutil.copytree(fixture.report[name], replica)
     fixtures.reseed(replica, int(replica.parent.name))
     return replica
+
+
+def ablation_of(rng, fixture: Fixtures, root: Path) -> Path:
+    """ROOT/ablation/LABEL/NAME: a copy of one of the root's index
+    experiments as an ablation that switched one NIC override, its
+    ABLATION.json beside it (report_ablation.py)."""
+    name = rng.choice(sorted(n for n in fixture.report
+                             if not dr.load_experiment(fixture.report[n]).is_micro))
+    directory = root / dr.ABLATION_DIR / "units-off"
+    ablation = directory / name
+    shutil.copytree(fixture.report[name], ablation)
+    fixtures.write_json(directory / "ABLATION.json", {
+        "label": "units-off", "mechanism": "processing units",
+        "switch": "backend.nic_overrides.processing_units=0"})
+    if rng.randrange(2):  # its description damaged as well
+        damage_directory(rng, directory)
+    return ablation
 
 
 def report_case(rng, fixture: Fixtures, case_dir: Path) -> tuple[str, str]:
@@ -326,12 +348,18 @@ def seeds_case(rng, fixture: Fixtures, case_dir: Path) -> tuple[str, str]:
         return max(report.main(["--results-root", str(root), "--out", str(out / "out")]),
                    results_csv.main([str(root), "--out", str(out / "runs.csv")]))
     return in_process_main_case(rng, fixture, case_dir, "report and results_csv.py", both,
-                                replicate=True)
+                                beside=seed_replicate)
+
+
+def ablations_case(rng, fixture: Fixtures, case_dir: Path) -> tuple[str, str]:
+    report = importlib.import_module("report")
+    return in_process_main_case(rng, fixture, case_dir, "report", lambda root, out: report.main(
+        ["--results-root", str(root), "--out", str(out / "out")]), beside=ablation_of)
 
 
 # New kinds go last: a kind's number seeds its cases.
 KINDS = {"plots": plots_case, "report": report_case, "plots-cli": cli_case, "csv": csv_case,
-         "seeds": seeds_case, "seed-figures": seed_figures_case}
+         "seeds": seeds_case, "seed-figures": seed_figures_case, "ablations": ablations_case}
 
 
 def main(argv=None) -> int:
@@ -344,13 +372,15 @@ def main(argv=None) -> int:
                         help="report and results_csv.py cases with a damaged seed replicate")
     parser.add_argument("--seed-figure-cases", type=int, default=20,
                         help="figure scripts' draw() with a damaged seed replicate")
+    parser.add_argument("--ablation-cases", type=int, default=4,
+                        help="report cases with a damaged model ablation")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--kind", choices=sorted(KINDS), help="only this kind")
     parser.add_argument("--case", type=int, help="replay this case number, printing it")
     args = parser.parse_args(argv)
     counts = {"plots": args.cases, "report": args.report_cases, "plots-cli": args.cli_cases,
               "csv": args.csv_cases, "seeds": args.seeds_cases,
-              "seed-figures": args.seed_figure_cases}
+              "seed-figures": args.seed_figure_cases, "ablations": args.ablation_cases}
     findings = []
     print(f"{'input kind':<14} {'cases':>8} {'accepted':>9} {'refused':>8} {'findings':>9} "
           f"{'seconds':>9}")
