@@ -25,6 +25,7 @@ NO_SEEDS = claimlib.yes_no(None)  # a cell that needs seed replicates the root l
 ABLATION_HEADER = ["Mechanism switched off", "Label", "Switch", "Claims rerun",
                    "Within ±25% (off / full)", "Verdicts, mechanism off", "Verdicts, full model",
                    "Claims moved", "Beyond the seeds' range"]
+ACROSS_HEADING = "### Each moved claim across the ablations"
 MOVED_HEADER = ["ID", "Ours, full model", "Ours, mechanism off", "Paper",
                 "Verdict (full → off)", "Within ±25% (full → off)", "Seeds' range",
                 "Beyond it?"]
@@ -184,7 +185,36 @@ def ablation_lines(outcomes: list[claimlib.Outcome], found: list[Ablation],
              f"{claimlib.strict_value(full)} → {claimlib.strict_value(off)}",
              range_text(full, ranges), claimlib.yes_no(beyond(off, ranges))]
             for full, off in changes]) + [""]
-    return lines + table(ABLATION_HEADER, rows) + [""] + sections
+    return (lines + table(ABLATION_HEADER, rows) + [""]
+            + across_ablations(outcomes, [a for a in found if not a.error], ranges) + sections)
+
+
+def across_ablations(outcomes: list[claimlib.Outcome], found: list[Ablation],
+                     ranges: dict[str, tuple[float, float]]) -> list[str]:
+    """One row per claim some ablation moved, with its value under every
+    ablation: which open value or mechanism decides a claim, at a glance
+    (the sections below list each ablation's moves)."""
+    reran = [dict((full.claim.id, off) for full, off in rerun(outcomes, a)) for a in found]
+    rows = []
+    for full in outcomes:
+        offs = [by_id.get(full.claim.id) for by_id in reran]
+        movers = [off for off in offs if off is not None and moved(full, off)]
+        if not movers:
+            continue
+        cells = ["–" if off is None else
+                 f"**{claimlib.our_value(off)}**" if off in movers else claimlib.our_value(off)
+                 for off in offs]
+        rows.append([full.claim.id, claimlib.paper_value(full.claim), claimlib.our_value(full),
+                     range_text(full, ranges)] + cells
+                    + [f"{len(movers)} of {sum(off is not None for off in offs)}"])
+    if not rows:
+        return []
+    header = (["ID", "Paper", "Full model", "Seeds' range"]
+              + [f"`{ablation.label}`" for ablation in found] + ["Moved by"])
+    return [ACROSS_HEADING, "",
+            "Each claim some ablation moved, with ours under every ablation (in bold where it "
+            "moved; – where the ablation did not rerun it): which mechanism or open value "
+            "decides it.", ""] + table(header, rows) + [""]
 
 
 def range_text(full: claimlib.Outcome, ranges: dict[str, tuple[float, float]]) -> str:

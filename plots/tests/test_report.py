@@ -333,6 +333,17 @@ class Ablations(unittest.TestCase):
         self.assertIn("ablation no-on-chip-speedup (on-chip lock latency off): 10 claims rerun",
                       self.process.stdout)
 
+    def test_each_moved_claim_is_shown_under_every_ablation(self):
+        rows = {row[0]: row for row in table_rows(self.report, report_ablation.ACROSS_HEADING)}
+        self.assertEqual(list(rows), ["fig16.on-chip.throughput",
+                                      "fig16.hierarchical.throughput"])
+        header = ["ID", "Paper", "Full model", "Seeds' range", "`no-on-chip-speedup`",
+                  "`no-op`", "Moved by"]
+        on_chip = dict(zip(header, rows["fig16.on-chip.throughput"]))
+        self.assertEqual(on_chip["`no-on-chip-speedup`"], "**1.02× (Zipfian 0.99)**")
+        self.assertEqual(on_chip["`no-op`"], on_chip["Full model"])  # ran, did not move
+        self.assertEqual(on_chip["Moved by"], "1 of 2")
+
     def test_a_malformed_description_fails_naming_file_and_field(self):
         root = Path(self.tmp.name) / "malformed"
         shutil.copytree(self.root / "fig16", root / "fig16")
