@@ -95,6 +95,13 @@ def draw(experiments, args):
                                          if label in cells]
                        for label, curve in curves.items()}
         every = [curve for drawn in seed_curves.values() for curve in drawn if curve[0]]
+        ax.set_title(title)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("CDF")
+        if not every:  # e.g. a window in which no lookup completed
+            ax.text(0.5, 0.5, "no operations recorded", transform=ax.transAxes,
+                    ha="center", va="center")
+            continue
         left_end = min(xs[0] for xs, _ in every)
         right_end = max(xs[-1] for xs, _ in every)
         for mark in marks:
@@ -106,6 +113,9 @@ def draw(experiments, args):
                     label=f"paper {mark.series} p99")
             left_end, right_end = min(left_end, mark.value), max(right_end, mark.value)
         for number, (label, (xs, ys)) in enumerate(curves.items()):
+            if not xs:  # a series with none of these operations: no curve to draw
+                ax.plot([], [], color=colors[label], label=f"{label}: none recorded")
+                continue
             # Every curve rises from 0 at the common left end and stays at 1
             # up to the common right end.
             ax.step([left_end] + xs + [right_end], [0.0] + ys + [1.0], where="post",
@@ -132,9 +142,6 @@ def draw(experiments, args):
                 ax.set_xlim(-0.3, right_end * 1.3)
             log_ticks(ax, left_end, right_end)
         ax.set_ylim(bottom, 1 + (1 - bottom) * 0.03)
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel("CDF")
-        ax.set_title(title)
         handles = ax.get_legend_handles_labels()[0]
         if seeds > 1:
             handles += fd.seed_band_legend(seeds)

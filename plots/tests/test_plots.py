@@ -134,6 +134,27 @@ class PlotScripts(unittest.TestCase):
         self.assertEqual(run.returncode, 1, run.stderr)
         self.assertIn("microbenchmark experiment", run.stderr)
 
+    def test_figure_14_draws_a_series_or_panel_with_no_operations(self):
+        import fig14
+        directory = fixtures.fig14(Path(self.tmp.name) / "no-lookups")[0]
+
+        def no_lookups(name):
+            result = directory / name
+            document = json.loads(result.read_text(encoding="utf-8"))
+            document["operations"]["by_op"]["lookup"]["read_retries"].update(
+                count=0, buckets=[], min=0, max=0, mean=0, p50=0, p90=0, p99=0, p999=0)
+            result.write_text(json.dumps(document), encoding="utf-8")
+
+        def panel_a():
+            figure = fig14.draw([dr.load_experiment(directory)], None)
+            return next(ax for ax in figure.axes if ax.get_title().startswith("(a)"))
+        no_lookups("FG+.json")
+        legend = [text.get_text() for text in panel_a().get_legend().get_texts()]
+        self.assertEqual(legend, ["FG+: none recorded", "Sherman"])
+        no_lookups("Sherman.json")
+        self.assertEqual([text.get_text() for text in panel_a().texts],
+                         ["no operations recorded"])
+
     def test_figure_15_refuses_two_skews_in_one_key_size_panel(self):
         import fig15
         directory = fixtures.write_sweep(Path(self.tmp.name) / "fig15-skews", {
