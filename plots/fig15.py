@@ -12,8 +12,8 @@ the configs):
 Panels without results are left out (the command says which). The paper's
 Sherman/FG+ factors at the key sizes it names (paper_marks.py) are dashed
 crimson outlines: the factor applied to our FG+ bar. With seed replicates
-(--seed-results, or the report's seeds/), each throughput bar gets a whisker
-over its range across the seeds.
+(--seed-results, or the report's seeds/), each throughput bar and each point
+of a hit-ratio line gets a whisker over its range across the seeds.
 
     python3 plots/fig15.py --results KEY_SIZE_DIR CACHE_DIR --out STEM [--seed-results DIR ...]
 """
@@ -25,6 +25,7 @@ import figure_drawing as fd
 import paper_marks
 
 KEY, CACHE = "index.key_bytes", "index.cache_mib"
+HIT_RATIO = "operations.overall.index.cache_hit_ratio"
 
 
 def swept(experiment) -> str:
@@ -93,12 +94,18 @@ def cache_panel(ax, points, cells, replicates, colors):
     right.grid(False)
     for number, label in enumerate(series):
         present = [i for i, s in enumerate(sizes) if (label, s) in cells]
-        ratios = [100 * cells[(label, sizes[i])].field(
-            "operations.overall.index.cache_hit_ratio") for i in present]
+        # In percent, at every seed (the main results' first).
+        seeds = [[100 * value for value in fd.seed_values(
+            cells[(label, sizes[i])], replicates, (label, sizes[i]), HIT_RATIO)]
+            for i in present]
         # Black lines: a line in the series' colour would vanish over its bars.
-        right.plot(present, ratios, color="black", marker=fd.MARKERS[number % len(fd.MARKERS)],
-                   markerfacecolor=colors[label], linestyle="--", linewidth=1,
-                   label=f"{label} hit ratio")
+        right.plot(present, [values[0] for values in seeds], color="black",
+                   marker=fd.MARKERS[number % len(fd.MARKERS)], markerfacecolor=colors[label],
+                   linestyle="--", linewidth=1, label=f"{label} hit ratio")
+        # Only where the seeds differ: a cap of no length would cross the marker.
+        fd.whiskers(right, present, [(min(values), max(values))
+                                     if min(values) != max(values) else None
+                                     for values in seeds])
     right.set_ylim(0, 105)
     right.set_ylabel("Cache hit ratio (%)")
     return right.get_legend_handles_labels()[0]

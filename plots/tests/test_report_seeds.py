@@ -364,8 +364,10 @@ class SeedRangesInFigures(unittest.TestCase):
         edit(seed_root / "fig15-key-size"
              / "Sherman__index.key_bytes=64__workload.distribution=zipfian.json",
              lambda d: scale_throughput(d, 2.0))
-        edit(seed_root / "fig15-cache" / "Sherman__index.cache_mib=16.json",
-             lambda d: scale_throughput(d, 0.5))
+        def halve_and_hit_less(document):
+            scale_throughput(document, 0.5)
+            document["operations"]["overall"]["index"]["cache_hit_ratio"] = 0.25
+        edit(seed_root / "fig15-cache" / "Sherman__index.cache_mib=16.json", halve_and_hit_less)
         seeds = [dr.load_experiment(seed_root / m.name) for m in mains]
         figure = fig15.draw([dr.load_experiment(m) for m in mains],
                             argparse.Namespace(replicates=seeds))
@@ -381,6 +383,13 @@ class SeedRangesInFigures(unittest.TestCase):
             self.assertEqual(len(segments), bars, title)
             spans = [span for span in segments if span[0] != span[1]]
             self.assertEqual(spans, [moved] if moved else [], title)
+        # The hit-ratio line: a whisker where the seeds differ, none elsewhere.
+        [ratios] = [ax for ax in figure.axes if ax.get_ylabel() == "Cache hit ratio (%)"]
+        hit = json.loads((mains[1] / "Sherman__index.cache_mib=16.json").read_text(
+            encoding="utf-8"))["operations"]["overall"]["index"]["cache_hit_ratio"]
+        self.assertEqual([tuple(segment[:, 1]) for c in ratios.collections
+                          for segment in c.get_segments()],
+                         [tuple(sorted((25.0, 100 * hit)))])
 
     def test_the_script_takes_them_from_the_command_line(self):
         root = self.root
