@@ -26,12 +26,7 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --out) option_value out "a directory" "$@"; shift ;;
     --jobs) option_value jobs "a number" "$@"; shift ;;
-    --quick|--full|--paper-scale)
-      if [[ -n "$mode" && "$mode" != "$1" ]]; then
-        echo "ae/ablation.sh: $mode and $1: give one mode" >&2
-        exit 2
-      fi
-      mode=$1 ;;
+    --quick|--full|--paper-scale) option_mode "$1" ;;
     -h|--help) sed -n '2,/^set -euo pipefail/{/^#/s/^# \{0,1\}//p}' "$0" >&2; exit 0 ;;
     -*) echo "ae/ablation.sh: unknown option '$1' (allowed: --quick, --full, --paper-scale," \
              "--out, --jobs)" >&2; exit 2 ;;

@@ -24,3 +24,15 @@ option_set() {
   option_value value "PATH=VALUE" "$@"
   sets+=(--set "$value")
 }
+
+# option_mode OPTION: a mode option (--quick, --full or --paper-scale) into
+# the calling script's variable `mode`. A second, different mode is bad
+# input: the run would otherwise take the last one, which the user may not
+# have meant (--paper-scale --quick runs quick).
+option_mode() {
+  if [[ -n "$mode" && "$mode" != "$1" ]]; then
+    echo "ae/$(basename "$0"): $mode and $1: give one mode (--quick, --full or --paper-scale)" >&2
+    exit 2
+  fi
+  mode=$1
+}

@@ -61,8 +61,7 @@ if [[ ${#order[@]} -eq 0 ]]; then
 fi
 
 figures=()
-mode=full
-mode_given=
+mode=
 out=results/ae
 jobs=$(nproc)
 backend=sim
@@ -74,15 +73,7 @@ sets=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     all) figures+=("${order[@]}") ;;
-    --quick|--full|--paper-scale)
-      # Two modes would leave the run to the last one given, which the
-      # user may not have meant (--paper-scale --quick runs quick).
-      if [[ -n "$mode_given" && "$mode_given" != "${1#--}" ]]; then
-        echo "ae/run.sh: --$mode_given and $1: give one mode (--quick, --full or --paper-scale)" >&2
-        exit 2
-      fi
-      mode=${1#--}
-      mode_given=$mode ;;
+    --quick|--full|--paper-scale) option_mode "$1" ;;
     --out) option_value out "a directory" "$@"; shift ;;
     --jobs) option_value jobs "a number" "$@"; shift ;;
     --backend) option_value backend "sim or verbs" "$@"; shift ;;
@@ -102,6 +93,8 @@ while [[ $# -gt 0 ]]; do
   shift
 done
 [[ ${#figures[@]} -gt 0 ]] || usage
+mode=${mode:---full}
+mode=${mode#--}  # full, quick or paper-scale: names of result files and of the report's command
 # Checked here, not by the first sweep after minutes of set-up and build.
 if ! [[ "$jobs" =~ ^[1-9][0-9]*$ ]]; then
   echo "ae/run.sh: --jobs takes a positive integer, got '$jobs'" >&2

@@ -35,12 +35,7 @@ while [[ $# -gt 0 ]]; do
     --out) option_value out "a directory" "$@"; shift ;;
     --jobs) option_value jobs "a number" "$@"; shift ;;
     --set) option_set "$@"; shift ;;
-    --quick|--full|--paper-scale)
-      if [[ -n "$mode" && "$mode" != "$1" ]]; then
-        echo "ae/seeds.sh: $mode and $1: give one mode" >&2
-        exit 2
-      fi
-      mode=$1 ;;
+    --quick|--full|--paper-scale) option_mode "$1" ;;
     -h|--help) sed -n '2,/^set -euo pipefail/{/^#/s/^# \{0,1\}//p}' "$0" >&2; exit 0 ;;
     -*) echo "ae/seeds.sh: unknown option '$1' (allowed: --seeds, --quick, --full," \
              "--paper-scale, --out, --jobs, --set)" >&2; exit 2 ;;
