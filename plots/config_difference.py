@@ -49,9 +49,14 @@ def remove(node: dict, keys: list[str]) -> None:
             del node[keys[0]]
 
 
-def differing_field(point: dr.Point, other: dr.Point, allowed: Iterable[str] = ()) -> str | None:
-    """The first config field, outside `allowed`, in which `point` ran with
-    another value than `other`; None when they agree."""
+def require_same_config(point: dr.Point, other: dr.Point, allowed: Iterable[str],
+                        rule: str) -> None:
+    """Raises ResultsError naming the first config field, outside `allowed`,
+    in which `point` ran with another value than `other`; `rule` says what
+    may differ and how to comply."""
     allowed = list(allowed)
-    return first_difference(without(point.field("config", dr.OBJECT), allowed),
-                            without(other.field("config", dr.OBJECT), allowed))
+    differs = first_difference(without(point.field("config", dr.OBJECT), allowed),
+                               without(other.field("config", dr.OBJECT), allowed))
+    if differs is not None:
+        raise dr.ResultsError(f"{point.source}: field 'config.{differs}' differs from "
+                              f"{other.source}: {rule}")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import claims as claimlib
 import dmbench_results as dr
-from config_difference import differing_field
+from config_difference import require_same_config
 from markdown_table import table
 
 ABLATION_DIR = dr.ABLATION_DIR
@@ -95,13 +95,10 @@ def check_ablation(experiments: dict[str, dr.Experiment], main: dict[str, dr.Exp
         for point in experiment.points:
             if point.name not in main_points:
                 continue
-            differs = differing_field(point, main_points[point.name], switched)
-            if differs is not None:
-                raise dr.ResultsError(
-                    f"{point.source}: field 'config.{differs}' differs from "
-                    f"{main_points[point.name].source}: an ablation may differ from the main "
-                    f"results only in what it switches ({switch}); run ae/ablation.sh with "
-                    f"the mode the main results were run in")
+            require_same_config(point, main_points[point.name], switched,
+                                "an ablation may differ from the main results only in what "
+                                f"it switches ({switch}); run ae/ablation.sh with the mode "
+                                "the main results were run in")
 
 
 def rerun(outcomes: list[claimlib.Outcome], ablation: Ablation
@@ -120,6 +117,12 @@ def moved(full: claimlib.Outcome, off: claimlib.Outcome) -> bool:
         return True
     return (full.ours is not None and off.ours is not None
             and abs(off.ours.value - full.ours.value) > MOVED_RELATIVE * abs(full.ours.value))
+
+
+def moves(pairs: list[tuple[claimlib.Outcome, claimlib.Outcome]]
+          ) -> list[tuple[claimlib.Outcome, claimlib.Outcome]]:
+    """The (full model, mechanism off) pairs of rerun() whose claim moved."""
+    return [(full, off) for full, off in pairs if moved(full, off)]
 
 
 def beyond(off: claimlib.Outcome, ranges: dict[str, tuple[float, float]]) -> bool | None:
@@ -165,7 +168,7 @@ def ablation_lines(outcomes: list[claimlib.Outcome], found: list[Ablation],
                          ""]
             continue
         pairs = rerun(outcomes, ablation)
-        changes = [(full, off) for full, off in pairs if moved(full, off)]
+        changes = moves(pairs)
         offs, fulls = [off for _, off in pairs], [full for full, _ in pairs]
         rows.append([ablation.mechanism, f"`{ablation.label}`", f"`{ablation.switch}`",
                      f"{len(pairs)} of {len(outcomes)}",
@@ -235,7 +238,7 @@ def ablation_summaries(outcomes: list[claimlib.Outcome], found: list[Ablation],
     for ablation in found:
         if not ablation.error:
             pairs = rerun(outcomes, ablation)
-            changes = [(full, off) for full, off in pairs if moved(full, off)]
+            changes = moves(pairs)
             seeds = (f" ({beyond_count(changes, ranges)} beyond the seeds' range)"
                      if ranges else "")
             lines.append(

@@ -22,7 +22,7 @@ from statistics import fmean
 import claims as claimlib
 import dmbench_results as dr
 import provenance
-from config_difference import differing_field
+from config_difference import require_same_config
 from markdown_table import table
 
 SEEDS_DIR = dr.SEEDS_DIR
@@ -69,13 +69,10 @@ def check_replicate(experiments: dict[str, dr.Experiment], main: dict[str, dr.Ex
             if point.name not in main_points:
                 raise dr.ResultsError(f"{point.source}: point '{point.name}' is not among the "
                                       f"main results' points of '{name}'")
-            differs = differing_field(point, main_points[point.name], ["run.seed"])
-            if differs is not None:
-                raise dr.ResultsError(
-                    f"{point.source}: field 'config.{differs}' differs from "
-                    f"{main_points[point.name].source}: a seed replicate may differ from the "
-                    f"main results in its seed alone (run ae/seeds.sh with the mode the main "
-                    f"results were run in)")
+            require_same_config(point, main_points[point.name], ["run.seed"],
+                                "a seed replicate may differ from the main results in its "
+                                "seed alone (run ae/seeds.sh with the mode the main results "
+                                "were run in)")
 
 
 def replicates(root: Path, prefix: str, main: dict[str, dr.Experiment],
