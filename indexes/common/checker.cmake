@@ -7,6 +7,7 @@ target_include_directories(dmbench_checker PUBLIC ${PROJECT_SOURCE_DIR})
 
 add_executable(checker_tests
   ${CMAKE_CURRENT_LIST_DIR}/tests/consistency_checker_test.cc
+  ${CMAKE_CURRENT_LIST_DIR}/tests/consistency_checker_order_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/tests/consistency_checker_range_test.cc
   ${CMAKE_CURRENT_LIST_DIR}/tests/consistency_checker_history_test.cc)
 target_link_libraries(checker_tests PRIVATE dmbench_checker GTest::gtest_main)

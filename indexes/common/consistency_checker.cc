@@ -26,7 +26,22 @@ struct Write {
   uint64_t response;
   uint64_t value;
   uint64_t op_index;  // lets a delete leave itself out of its own candidates
+  // The same client's next write of this key, which supersedes this one
+  // whatever the two intervals say (kNoOp when there is none).
+  uint64_t next_own_op;
+  uint64_t next_own_response;
+  uint32_t client;
   bool is_delete;
+};
+
+// The operation whose result is being explained: a lookup, a delete (which
+// leaves its own write out of its candidates) or a range query.
+struct Reader {
+  uint64_t invoke;
+  uint64_t response;
+  uint64_t op_index;
+  uint32_t client;
+  bool excludes_itself;
 };
 
 struct Outcome {
@@ -89,7 +104,18 @@ std::vector<Write> CollectWrites(const std::vector<Op>& ops) {
   for (size_t i = 0; i < ops.size(); ++i) {
     const Op& op = ops[i];
     if (op.kind != OpKind::kUpsert && op.kind != OpKind::kDelete) continue;
-    writes.push_back({op.key, op.invoke, op.response, op.arg, i, op.kind == OpKind::kDelete});
+    writes.push_back({op.key, op.invoke, op.response, op.arg, i, kNoOp, kNoOp, op.client,
+                      op.kind == OpKind::kDelete});
+  }
+  // A client's writes of one key, in the order it made them (recording order).
+  std::sort(writes.begin(), writes.end(), [](const Write& a, const Write& b) {
+    return std::tie(a.client, a.key, a.op_index) < std::tie(b.client, b.key, b.op_index);
+  });
+  for (size_t i = 1; i < writes.size(); ++i) {
+    Write& previous = writes[i - 1];
+    if (previous.client != writes[i].client || previous.key != writes[i].key) continue;
+    previous.next_own_op = writes[i].op_index;
+    previous.next_own_response = writes[i].response;
   }
   std::sort(writes.begin(), writes.end(), [](const Write& a, const Write& b) {
     return std::tie(a.key, a.response, a.invoke) < std::tie(b.key, b.response, b.invoke);
@@ -99,8 +125,11 @@ std::vector<Write> CollectWrites(const std::vector<Op>& ops) {
 
 class HistoryIndex {
  public:
-  HistoryIndex(const std::vector<Op>& ops, const std::vector<KeyValue>& initial_calls)
-      : writes_(CollectWrites(ops)), tree_(writes_) {
+  // `own_overlap`: how far a client's operation may be recorded as ending
+  // after its next one begins (twice the widening of loaded histories).
+  HistoryIndex(const std::vector<Op>& ops, const std::vector<KeyValue>& initial_calls,
+               uint64_t own_overlap)
+      : writes_(CollectWrites(ops)), tree_(writes_), own_overlap_(own_overlap) {
     std::vector<KeyValue> initial = initial_calls;
     std::stable_sort(initial.begin(), initial.end(),
                      [](const KeyValue& a, const KeyValue& b) { return a.first < b.first; });
@@ -142,29 +171,57 @@ class HistoryIndex {
     return {first, last};
   }
 
-  // Calls fn(Outcome) for each candidate of a read over [s, e] of the key of
-  // `group` (any key never written when null), leaving out the write of op
-  // `self`, until fn returns false. Returns false iff fn stopped it.
+  // Calls fn(Outcome) for each candidate of `reader` for the key of `group`
+  // (any key never written when null), until fn returns false. Returns false
+  // iff fn stopped it.
   template <typename Fn>
-  bool ForEachCandidate(const KeyGroup* group, uint64_t s, uint64_t e, uint64_t self, Fn fn) const {
+  bool ForEachCandidate(const KeyGroup* group, const Reader& reader, Fn fn) const {
     if (group == nullptr) return fn(Outcome{false, 0});
+    const uint64_t s = reader.invoke;
+    const uint64_t e = reader.response;
     const auto first = writes_.begin() + static_cast<std::ptrdiff_t>(group->begin);
     const auto last = writes_.begin() + static_cast<std::ptrdiff_t>(group->end);
     const auto completed_end =
         std::partition_point(first, last, [s](const Write& w) { return w.response < s; });
+    // The reader's own earlier writes completed before it too, though their
+    // recorded intervals may touch its own (a client begins its next
+    // operation at the instant the last one ends) or, widened for clock skew,
+    // overlap it.
+    constexpr uint64_t kLatest = std::numeric_limits<uint64_t>::max();
+    const uint64_t own_bound = s > kLatest - own_overlap_ ? kLatest : s + own_overlap_;
+    const auto own_end = std::partition_point(
+        completed_end, last, [own_bound](const Write& w) { return w.response <= own_bound; });
+    auto own_earlier = [&reader](const Write& w) {
+      return w.client == reader.client && w.op_index < reader.op_index;
+    };
+    bool any_completed = completed_end != first;
+    uint64_t m = 0;
+    if (any_completed) {
+      m = prefix_max_invoke_[static_cast<size_t>(completed_end - writes_.begin()) - 1];
+    }
+    for (auto it = completed_end; it != own_end; ++it) {
+      if (!own_earlier(*it)) continue;
+      any_completed = true;
+      m = std::max(m, it->invoke);
+    }
     auto oldest = first;
-    if (completed_end == first) {
+    if (!any_completed) {
       if (!fn(group->initial)) return false;
     } else {
-      // M(s): the latest invoke among writes completed before s. A write that
-      // responded before M(s) is superseded by the write invoked at M(s).
-      const uint64_t m =
-          prefix_max_invoke_[static_cast<size_t>(completed_end - writes_.begin()) - 1];
+      // m: the latest invoke among writes completed before s. A write that
+      // responded before m is superseded by the write invoked at m.
       oldest = std::partition_point(first, last, [m](const Write& w) { return w.response < m; });
     }
     auto emit = [&](size_t i) {
       const Write& w = writes_[i];
-      return w.op_index == self || fn(Outcome{!w.is_delete, w.value});
+      if (reader.excludes_itself && w.op_index == reader.op_index) return true;
+      // Superseded by its client's next write of the key, completed before s.
+      if (w.next_own_op != kNoOp &&
+          (w.next_own_response < s ||
+           (w.client == reader.client && w.next_own_op < reader.op_index))) {
+        return true;
+      }
+      return fn(Outcome{!w.is_delete, w.value});
     };
     // Writes that responded before e were invoked before it, so all qualify.
     const auto ended =
@@ -172,13 +229,23 @@ class HistoryIndex {
     for (auto it = oldest; it != ended; ++it) {
       if (!emit(static_cast<size_t>(it - writes_.begin()))) return false;
     }
-    return tree_.Visit(static_cast<size_t>(ended - writes_.begin()), group->end, e, emit);
+    if (!tree_.Visit(static_cast<size_t>(ended - writes_.begin()), group->end, e, emit)) {
+      return false;
+    }
+    // An own earlier write invoked at e (it and the reader took no time) was
+    // completed before the reader, yet neither loop above reaches it.
+    for (auto it = std::max(completed_end, ended); it < own_end; ++it) {
+      if (own_earlier(*it) && it->invoke >= e && !emit(static_cast<size_t>(it - writes_.begin()))) {
+        return false;
+      }
+    }
+    return true;
   }
 
-  std::string AllowedText(const KeyGroup* group, uint64_t s, uint64_t e, uint64_t self) const {
+  std::string AllowedText(const KeyGroup* group, const Reader& reader) const {
     std::string text;
     size_t count = 0;
-    ForEachCandidate(group, s, e, self, [&](const Outcome& outcome) {
+    ForEachCandidate(group, reader, [&](const Outcome& outcome) {
       if (count < kListedOutcomes) text += (count == 0 ? "" : ", ") + OutcomeText(outcome);
       ++count;
       return true;
@@ -192,6 +259,7 @@ class HistoryIndex {
   std::vector<uint64_t> prefix_max_invoke_;  // per key group, over writes sorted by response
   std::vector<KeyGroup> groups_;             // sorted by key
   MinInvokeTree tree_;
+  uint64_t own_overlap_;
 };
 
 std::string Interval(const Op& op) {
@@ -226,26 +294,25 @@ std::string FindProblem(const HistoryIndex& index, const std::vector<Op>& ops,
                         const std::vector<RangeOp>& ranges, uint64_t op_index) {
   const Op& op = ops[op_index];
   if (op.invoke > op.response) return "response precedes invoke";
-  const uint64_t s = op.invoke;
-  const uint64_t e = op.response;
+  const Reader reader{op.invoke, op.response, op_index, op.client, op.kind == OpKind::kDelete};
   switch (op.kind) {
     case OpKind::kUpsert:
       return "";
     case OpKind::kDelete: {
       const KeyGroup* group = index.Find(op.key);
       const bool explained = !index.ForEachCandidate(
-          group, s, e, op_index, [&](const Outcome& o) { return o.present != op.flag; });
+          group, reader, [&](const Outcome& o) { return o.present != op.flag; });
       if (explained) return "";
       return std::string("returned existed=") + (op.flag ? "true" : "false") +
-             "; allowed prior states: " + index.AllowedText(group, s, e, op_index);
+             "; allowed prior states: " + index.AllowedText(group, reader);
     }
     case OpKind::kLookup: {
       const KeyGroup* group = index.Find(op.key);
       const bool explained = !index.ForEachCandidate(
-          group, s, e, kNoOp, [&](const Outcome& o) { return !SameOutcome(o, op.flag, op.arg); });
+          group, reader, [&](const Outcome& o) { return !SameOutcome(o, op.flag, op.arg); });
       if (explained) return "";
       return "returned " + OutcomeText({op.flag, op.arg}) +
-             "; allowed: " + index.AllowedText(group, s, e, kNoOp);
+             "; allowed: " + index.AllowedText(group, reader);
     }
     case OpKind::kRange:
       break;
@@ -268,10 +335,10 @@ std::string FindProblem(const HistoryIndex& index, const std::vector<Op>& ops,
   for (const auto& [key, value] : result) {
     const KeyGroup* group = index.Find(key);
     const bool explained = !index.ForEachCandidate(
-        group, s, e, kNoOp, [&](const Outcome& o) { return !SameOutcome(o, true, value); });
+        group, reader, [&](const Outcome& o) { return !SameOutcome(o, true, value); });
     if (!explained) {
       return "returned key " + std::to_string(key) + " with value " + std::to_string(value) +
-             "; allowed: " + index.AllowedText(group, s, e, kNoOp);
+             "; allowed: " + index.AllowedText(group, reader);
     }
   }
   // A full result only vouches for the keys up to its last one.
@@ -282,10 +349,10 @@ std::string FindProblem(const HistoryIndex& index, const std::vector<Op>& ops,
     while (next < result.size() && result[next].first < group.key) ++next;
     if (next < result.size() && result[next].first == group.key) continue;
     const bool maybe_absent =
-        !index.ForEachCandidate(&group, s, e, kNoOp, [](const Outcome& o) { return o.present; });
+        !index.ForEachCandidate(&group, reader, [](const Outcome& o) { return o.present; });
     if (!maybe_absent) {
       return "missing key " + std::to_string(group.key) +
-             ", which existed throughout; candidates: " + index.AllowedText(&group, s, e, kNoOp);
+             ", which existed throughout; candidates: " + index.AllowedText(&group, reader);
     }
   }
   return "";
@@ -330,7 +397,7 @@ void ConsistencyChecker::RecordRange(uint32_t client, uint64_t from, uint64_t to
 
 ConsistencyReport ConsistencyChecker::Check() const {
   std::lock_guard lock(mutex_);
-  const HistoryIndex index(ops_, initial_);
+  const HistoryIndex index(ops_, initial_, own_overlap_);
   ConsistencyReport report;
   report.operations_checked = ops_.size();
   for (uint64_t i = 0; i < ops_.size(); ++i) {

@@ -10,12 +10,18 @@
 // Semantics. Every operation has an interval [invoke, response] in nanoseconds
 // of a clock shared by all clients. For a read over [s, e] of key k, a write w
 // of k is a candidate iff w.invoke < e and w is not superseded, where w is
-// superseded iff another write w' of k has w.response < w'.invoke and
-// w'.response < s. The initial contents (SetInitial, or "absent" for any key
-// never set) count as a write at minus infinity. A read is valid iff it
-// returned the outcome of some candidate (the upserted value, or absent for a
-// delete): the latest write completed before it began, a write overlapping
-// it, or a write concurrent with that latest one.
+// superseded iff another write w' of k follows w and completed before the
+// read. An operation follows another when it was invoked after the other's
+// response (strictly: equal times say nothing of their order), or when both
+// are of one client and it came later in that client's order. A client's
+// operations are sequential, so its order is exact where times cannot be:
+// a simulated client begins its next operation at the very instant its last
+// one ends, and loaded histories widen every interval. The initial contents
+// (SetInitial, or "absent" for any key never set) count as a write at minus
+// infinity. A read is valid iff it returned the outcome of some candidate
+// (the upserted value, or absent for a delete): the latest write completed
+// before it began, a write overlapping it, or a write concurrent with that
+// latest one.
 //
 // Lost writes: a write is only tested through the reads that follow it. To
 // catch an acknowledged write that the index lost, callers should look up
@@ -73,7 +79,10 @@ struct ConsistencyReport {
 
 // Thread-safe recorder and checker. Record* may be called from any number of
 // threads at once; Check() may be called at any time and more than once, and
-// sees every operation whose Record* call returned before it.
+// sees every operation whose Record* call returned before it. Each client's
+// operations must be recorded in the order the client ran them, one after
+// another (the checker takes that order as their real-time order), and one
+// client id must not be shared by operations that run concurrently.
 class ConsistencyChecker {
  public:
   using KeyValue = std::pair<uint64_t, uint64_t>;
@@ -122,8 +131,11 @@ class ConsistencyChecker {
   // on both sides (invoke saturating at 0, response at 2^64 - 1): the
   // processes' clocks agree only up to a bounded skew, and a wider interval
   // only admits more candidates, so skew cannot cause a false violation.
-  // Throws ConfigError ("history file: ...") for a truncated or foreign
-  // stream, leaving this checker unchanged.
+  // Reads `in` to its end. Throws ConfigError ("history file: ...") for a
+  // truncated, malformed or foreign stream, or one with bytes after the
+  // history, leaving this checker unchanged. Each client's operations must be
+  // in one history, and a history loaded after the operations of this
+  // process were recorded must not hold their clients.
   void LoadHistory(std::istream& in, uint64_t widen_ns);
 
  private:
@@ -133,6 +145,9 @@ class ConsistencyChecker {
   std::vector<internal::RecordedOp> ops_;
   std::vector<internal::RecordedRange> ranges_;
   std::vector<KeyValue> initial_;  // in call order; the last entry for a key wins
+  // How far one client's operation may be recorded as ending after its next
+  // one begins: twice the largest widening loaded.
+  uint64_t own_overlap_ = 0;
 };
 
 }  // namespace dmbench::indexes

@@ -170,7 +170,15 @@ void ConsistencyChecker::LoadHistory(std::istream& in, uint64_t widen_ns) {
   uint64_t range_ops = 0;
   for (uint64_t i = 0; i < op_count; ++i) {
     ops.push_back(ReadOp(reader, i, range_count, widen_ns));
-    if (ops.back().kind == OpKind::kRange) ++range_ops;
+    if (ops.back().kind != OpKind::kRange) continue;
+    // SaveHistory writes the ranges in their operations' order; two
+    // operations sharing a range would leave a range unchecked.
+    if (ops.back().arg != range_ops) {
+      Fail("operation " + std::to_string(i) + " refers to range " + std::to_string(ops.back().arg) +
+           ", but it is range operation " + std::to_string(range_ops) +
+           " (the n-th range operation has the n-th range)");
+    }
+    ++range_ops;
   }
   if (range_ops != range_count) {
     Fail(std::to_string(range_ops) + " range operations but " + std::to_string(range_count) +
@@ -178,8 +186,13 @@ void ConsistencyChecker::LoadHistory(std::istream& in, uint64_t widen_ns) {
   }
   std::vector<RangeOp> ranges;
   for (uint64_t i = 0; i < range_count; ++i) ranges.push_back(ReadRange(reader, i));
+  if (in.peek() != std::istream::traits_type::eof()) {
+    Fail("bytes follow its last range (a history is one whole SaveHistory stream)");
+  }
 
   std::lock_guard lock(mutex_);
+  const uint64_t overlap = widen_ns > UINT64_MAX / 2 ? UINT64_MAX : 2 * widen_ns;
+  own_overlap_ = std::max(own_overlap_, overlap);
   const uint64_t range_base = ranges_.size();
   for (Op& op : ops) {
     if (op.kind == OpKind::kRange) op.arg += range_base;

@@ -197,6 +197,26 @@ TEST(ConsistencyHistoryTest, TruncatedOrForeignStreamsAreRejected) {
   std::string bad_kind = history;
   bad_kind[28 + 36] = 9;  // kind of operation 0, after the header and its 36 bytes of fields
   ExpectHistoryError(bad_kind, "operation 0 has kind 9");
+  ExpectHistoryError(history + '\0', "bytes follow its last range");
+  ExpectHistoryError(history + history, "bytes follow its last range");
+}
+
+// Two range operations pointing at one range would leave the other range's
+// result unchecked.
+TEST(ConsistencyHistoryTest, EachRangeOperationHasItsOwnRange) {
+  ConsistencyChecker saved;
+  saved.RecordRange(0, 0, 10, 0, {}, 10, 20);
+  saved.RecordRange(0, 0, 10, 0, {{5, 99}}, 30, 40);  // key 5 was never written
+  const std::string history = Saved(saved);
+  {
+    ConsistencyChecker loaded;
+    Load(loaded, history, 0);
+    EXPECT_EQ(loaded.Check().violations, 1u);
+  }
+  std::string shared = history;
+  constexpr size_t kOperationBytes = 38;  // 4 x u64, u32, 2 x u8
+  shared[28 + kOperationBytes + 8] = 0;   // the arg of operation 1: range 0
+  ExpectHistoryError(shared, "operation 1 refers to range 0, but it is range operation 1");
 }
 
 }  // namespace
