@@ -12,8 +12,8 @@
 #include "harness/driver/arrival_schedule.h"
 #include "harness/driver/build_info.h"
 #include "harness/driver/fabric.h"
-#include "harness/driver/key_space_bulkload.h"
 #include "harness/driver/memory_budget.h"
+#include "harness/driver/run_keys.h"
 #include "harness/driver/run_statistics.h"
 #include "indexes/common/consistency_checker.h"
 #include "indexes/index_factory.h"
@@ -98,19 +98,10 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress,
   const rdma::ClusterShape& shape = fabric->cluster().shape();
   const std::unique_ptr<indexes::Index> index = make_index(config, shape);
 
-  // Either a trace to replay or a generated key space, never both.
-  std::optional<workloads::TraceWorkload> trace;
-  std::optional<workloads::KeySpace> key_space;
-  if (!config.workload.trace.empty()) {
-    trace.emplace(config.workload, shape.clients, config.seed);
-  } else {
-    key_space.emplace(config.workload, config.seed);
-  }
-  // Read by the index while it builds nodes, not held as one array.
-  const std::shared_ptr<const indexes::BulkloadSource> bulkload =
-      trace ? std::shared_ptr<const indexes::BulkloadSource>(
-                  std::make_shared<indexes::SortedEntries>(trace->BulkloadEntries()))
-            : std::make_shared<KeySpaceBulkload>(key_space->bulkloaded(), config.seed);
+  RunKeys keys(config, shape.clients);
+  workloads::TraceWorkload* const trace = keys.trace();
+  workloads::KeySpace* const key_space = keys.key_space();
+  const std::shared_ptr<const indexes::BulkloadSource>& bulkload = keys.bulkload();
   fabric->Synchronize(0, "connected");
   if (progress) *progress << "[" << config.name << "] bulkload " << bulkload->size() << " keys\n";
   fabric->Run(

@@ -7,10 +7,10 @@
 #include "harness/driver/benchmark_runner.h"
 #include "harness/driver/memory_budget.h"
 #include "harness/driver/run_config.h"
+#include "harness/driver/run_keys.h"
 #include "harness/driver/run_statistics.h"
 #include "harness/rdma/errors.h"
 #include "harness/util/json_object_reader.h"
-#include "workloads/key_space.h"
 
 namespace dmbench::driver {
 
@@ -32,6 +32,7 @@ struct ComputeServerResult {
   double wall_seconds = 0;
   bool verify_enabled = false;
   bool verify_deferred = false;
+  uint64_t operations_recorded = 0;
   uint64_t clock_uncertainty_ns = 0;
   std::string history_file;
 };
@@ -107,6 +108,7 @@ void ReadFields(ComputeServerResult& result) {
     }
   }
   if (result.verify_deferred) {
+    result.operations_recorded = RequiredUnsigned(verify, "operations_recorded", 0, UINT64_MAX);
     result.clock_uncertainty_ns =
         RequiredUnsigned(verify, "clock_uncertainty_ns", 0, uint64_t{1} << 62);
     if (!verify.Has("history_file")) {
@@ -157,10 +159,16 @@ nlohmann::json VerifyTogether(const std::vector<ComputeServerResult>& results) {
     widen_ns = std::max(widen_ns, result.clock_uncertainty_ns);
   }
   indexes::ConsistencyChecker checker;
-  workloads::KeySpace key_space(config.workload, config.seed);
-  for (const auto& [key, value] : key_space.BulkloadEntries(config.seed)) {
-    checker.SetInitial(key, value);
-  }
+  // What the run bulkloaded: its trace's load file, or its key space's keys.
+  RunKeys keys = [&] {
+    try {
+      return RunKeys(config, config.topology.clients());
+    } catch (const ConfigError& error) {
+      throw ConfigError(results[0].file.string() + ": " + error.what());
+    }
+  }();
+  keys.bulkload()->ForEach(
+      [&](const indexes::KeyValue& entry) { checker.SetInitial(entry.first, entry.second); });
   for (const ComputeServerResult& result : results) {
     const std::filesystem::path history = result.file.parent_path() / result.history_file;
     std::ifstream stream(history, std::ios::binary);
@@ -169,10 +177,18 @@ nlohmann::json VerifyTogether(const std::vector<ComputeServerResult>& results) {
       throw ConfigError("cannot open the run's history " + Printable(result.history_file) +
                         " beside " + result.file.string());
     }
+    const uint64_t before = checker.recorded();
     try {
       checker.LoadHistory(stream, widen_ns);
     } catch (const ConfigError& error) {
       throw ConfigError(history.string() + ": " + error.what());
+    }
+    const uint64_t loaded = checker.recorded() - before;
+    if (loaded != result.operations_recorded) {
+      throw ConfigError(
+          history.string() + ": holds " + std::to_string(loaded) + " operations, but " +
+          result.file.string() + " says verify.operations_recorded " +
+          std::to_string(result.operations_recorded) + ": not the history of that run");
     }
   }
   nlohmann::json verify = VerifyJson(checker.Check());
@@ -193,10 +209,20 @@ std::vector<ComputeServerResult> InClusterOrder(std::vector<ComputeServerResult>
                         ": results of different runs cannot be merged");
     }
     if (result.compute_servers != first.compute_servers ||
+        result.verify_enabled != first.verify_enabled ||
         result.verify_deferred != first.verify_deferred) {
       throw ConfigError(name +
-                        ": cluster.compute_servers or verify.deferred_to_merge differ from " +
+                        ": cluster.compute_servers, verify.enabled or verify.deferred_to_merge "
+                        "differ from " +
                         first.file.string() + "'s: results of different runs cannot be merged");
+    }
+    // One compute server's own check covers only its own clients' operations.
+    if (result.verify_enabled && !result.verify_deferred && result.compute_servers > 1) {
+      throw ConfigError(name + ": verify was checked by compute server " +
+                        std::to_string(result.compute_server) + " alone, but a run of " +
+                        std::to_string(result.compute_servers) +
+                        " compute servers leaves its check to merge "
+                        "(verify.deferred_to_merge: true, with its history_file)");
     }
     const uint32_t id = result.compute_server;
     if (id >= first.compute_servers || seen[id] >= 0) {

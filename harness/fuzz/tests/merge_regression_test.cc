@@ -117,8 +117,9 @@ TEST_F(MergeRegression, DamagedHistoryIsNamed) {
 }
 
 TEST_F(MergeRegression, RunsOfDifferentClustersAreNotMerged) {
-  EXPECT_TRUE(Mentions(MergeWith([](nlohmann::json& r) { r["cluster"]["compute_servers"] = 3; }),
-                       "cluster.compute_servers or verify.deferred_to_merge differ"));
+  EXPECT_TRUE(
+      Mentions(MergeWith([](nlohmann::json& r) { r["cluster"]["compute_servers"] = 3; }),
+               "cluster.compute_servers, verify.enabled or verify.deferred_to_merge differ"));
 }
 
 }  // namespace
