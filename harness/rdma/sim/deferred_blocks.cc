@@ -1,6 +1,7 @@
 #include "harness/rdma/sim/deferred_blocks.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <numeric>
 #include <stdexcept>
@@ -114,13 +115,18 @@ void DeferredBlocks::Build(PagedBytes& memory, Cursor at) {
 void DeferredBlocks::MaterializeSlow(PagedBytes& memory, uint64_t offset, uint64_t length) {
   const uint64_t end = offset + length;
   const uint64_t first = offset >> kGranuleBits;
-  // One search serves both passes: from the blocks that may reach into the
-  // first granule, which start no later than those that reach `offset`.
   const Cursor from = FirstOverlapping(first << kGranuleBits);
+  Extent built{offset, end};
   for (Cursor at = from; !AtEnd(at) && OffsetOf(at) < end; Next(at)) {
-    if (!Built(at) && EndOf(at) > offset) Build(memory, at);
+    if (!Built(at) && EndOf(at) > offset) BuildInto(memory, at, built);
   }
-  RefreshGranules(from, first, (end - 1) >> kGranuleBits);
+  RefreshGranules(from, first, built);
+}
+
+void DeferredBlocks::BuildInto(PagedBytes& memory, Cursor at, Extent& built) {
+  Build(memory, at);
+  built.begin = std::min(built.begin, OffsetOf(at));
+  built.end = std::max(built.end, EndOf(at));
 }
 
 void DeferredBlocks::ReadSlow(PagedBytes& memory, uint64_t offset, uint8_t* out, uint64_t length) {
@@ -137,6 +143,7 @@ void DeferredBlocks::ReadSlow(PagedBytes& memory, uint64_t offset, uint8_t* out,
     memory.Read(offset, out, length);
   }
   bool built_any = false;
+  Extent built{offset, end};
   for (Cursor at = from; !AtEnd(at) && OffsetOf(at) < end; Next(at)) {
     const uint64_t block_offset = OffsetOf(at);
     const uint64_t block_end = EndOf(at);
@@ -144,14 +151,14 @@ void DeferredBlocks::ReadSlow(PagedBytes& memory, uint64_t offset, uint8_t* out,
     const uint64_t begin = std::max(offset, block_offset);
     const uint64_t stop = std::min(end, block_end);
     if (ReadOnce(at)) {
-      Build(memory, at);
+      BuildInto(memory, at, built);
       built_any = true;
       memory.Read(begin, out + (begin - offset), stop - begin);
     } else {
       ReadThrough(at, begin, stop, out + (begin - offset));
     }
   }
-  if (built_any) RefreshGranules(from, first, (end - 1) >> kGranuleBits);
+  if (built_any) RefreshGranules(from, first, built);
 }
 
 void DeferredBlocks::ReadThrough(Cursor at, uint64_t begin, uint64_t stop, uint8_t* out) {
@@ -165,7 +172,15 @@ void DeferredBlocks::ReadThrough(Cursor at, uint64_t begin, uint64_t stop, uint8
   std::memcpy(out, scratch_.data() + (begin - OffsetOf(at)), stop - begin);
 }
 
-void DeferredBlocks::RefreshGranules(Cursor from, uint64_t first, uint64_t last) {
+void DeferredBlocks::RefreshGranules(Cursor from, uint64_t first, Extent built) {
+  // A block built from part of it (an 8-byte atomic, one entry's write) has
+  // granules outside the access too: clearing them keeps every later access
+  // to the node off the slow path.
+  if ((built.begin >> kGranuleBits) < first) {
+    first = built.begin >> kGranuleBits;
+    from = FirstOverlapping(first << kGranuleBits);
+  }
+  const uint64_t last = (built.end - 1) >> kGranuleBits;
   // Later granules start later, so the blocks that end before one of them
   // are passed for good.
   for (uint64_t granule = first; granule <= last; ++granule) {
@@ -182,6 +197,12 @@ void DeferredBlocks::RefreshGranules(Cursor from, uint64_t first, uint64_t last)
     }
     if (!pending) granules_[granule >> 6] &= ~(uint64_t{1} << (granule & 63));
   }
+}
+
+uint64_t DeferredBlocks::pending_granules() const {
+  uint64_t count = 0;
+  for (const uint64_t word : granules_) count += static_cast<uint64_t>(std::popcount(word));
+  return count;
 }
 
 void DeferredBlocks::MaterializeAll(PagedBytes& memory) {

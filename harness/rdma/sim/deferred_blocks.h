@@ -91,6 +91,9 @@ class DeferredBlocks {
   uint64_t read_through() const { return read_through_; }
   // The runs the blocks of the last Add are held in (see the top).
   uint64_t runs() const { return runs_.size(); }
+  // Granules whose accesses take the slow path: those a pending block may
+  // overlap (see the top).
+  uint64_t pending_granules() const;
 
  private:
   static constexpr int kGranuleBits = 8;  // granules of 256 bytes
@@ -151,9 +154,17 @@ class DeferredBlocks {
   // Builds the block into `memory`: in place when it lies in one page (a
   // node always does), else through scratch_.
   void Build(PagedBytes& memory, Cursor at);
-  // Clears the bits of the granules in [first, last] that no pending block
-  // overlaps; `from` is FirstOverlapping of granule first's start.
-  void RefreshGranules(Cursor from, uint64_t first, uint64_t last);
+  // Region bytes [begin, end): an access, widened by the blocks it built.
+  struct Extent {
+    uint64_t begin;
+    uint64_t end;
+  };
+  // Build, and widens `built` by the block.
+  void BuildInto(PagedBytes& memory, Cursor at, Extent& built);
+  // Clears the bits of the granules of `built` that no pending block
+  // overlaps. `first` is the granule the access began in, and `from`
+  // FirstOverlapping of its start.
+  void RefreshGranules(Cursor from, uint64_t first, Extent built);
   // The first block that may overlap `offset` or lie after it.
   Cursor FirstOverlapping(uint64_t offset) const;
 

@@ -25,9 +25,10 @@ constexpr uint64_t kRegionBytes = 64 << 10;
 // (block, position).
 class LaidOutContent final : public DeferredContent {
  public:
-  explicit LaidOutContent(std::map<uint64_t, uint64_t> offsets) : offsets_(std::move(offsets)) {}
+  explicit LaidOutContent(std::map<uint64_t, uint64_t> offsets, uint32_t block_bytes = kBlockBytes)
+      : offsets_(std::move(offsets)), block_bytes_(block_bytes) {}
   uint64_t blocks() const override { return offsets_.size(); }
-  uint32_t block_bytes() const override { return kBlockBytes; }
+  uint32_t block_bytes() const override { return block_bytes_; }
   GlobalAddress address(uint64_t block) const override {
     return GlobalAddress::Host(0, offsets_.at(block));
   }
@@ -37,6 +38,7 @@ class LaidOutContent final : public DeferredContent {
 
  private:
   std::map<uint64_t, uint64_t> offsets_;  // block -> region offset
+  uint32_t block_bytes_;
 };
 
 // Block index -> region offset of a layout with every kind of run: blocks
@@ -168,6 +170,36 @@ TEST(DeferredBlocks, MaterializeBuildsExactlyTheBlocksItTouches) {
   std::vector<uint8_t> block(kBlockBytes);
   content->Fill(98, block);  // the second block of the descending run
   EXPECT_EQ(byte[0], block[0]);
+}
+
+// A node built by an access to part of it (an 8-byte atomic, one entry's
+// write, a read of its header) leaves no granule of it marked pending, so
+// every later access to it takes the fast path.
+TEST(DeferredBlocks, ABlockBuiltFromPartOfItClearsAllItsGranules) {
+  constexpr uint32_t kNodeBytes = 1024;  // four granules
+  constexpr uint64_t kGranulesPerNode = 4;
+  // Nodes 2 and 3 straddle five granules each, sharing one.
+  constexpr uint64_t kNode3 = 2 * kNodeBytes + 100 + kNodeBytes;
+  const std::map<uint64_t, uint64_t> offsets{
+      {0, 0}, {1, kNodeBytes}, {2, 2 * kNodeBytes + 100}, {3, kNode3}};
+  const auto content = std::make_shared<LaidOutContent>(offsets, kNodeBytes);
+  Deferred deferred;
+  deferred.blocks.Add(content, Indices(offsets));
+  EXPECT_EQ(deferred.blocks.pending_granules(), 2 * kGranulesPerNode + 9);
+  deferred.blocks.Materialize(deferred.memory, kNodeBytes + 16, 8);
+  EXPECT_EQ(deferred.blocks.built(), 1u);
+  EXPECT_EQ(deferred.blocks.pending_granules(), kGranulesPerNode + 9);
+  // A second read of a node, which builds it, of its last bytes.
+  std::vector<uint8_t> tail(8);
+  for (int read = 0; read < 2; ++read) {
+    deferred.blocks.Read(deferred.memory, kNode3 + kNodeBytes - 8, tail.data(), 8);
+  }
+  EXPECT_EQ(deferred.blocks.built(), 2u);
+  // Node 3's first granule is node 2's last, which is still pending.
+  EXPECT_EQ(deferred.blocks.pending_granules(), kGranulesPerNode + 5);
+  std::vector<uint8_t> expected(kNodeBytes);
+  content->Fill(3, expected);
+  EXPECT_EQ(tail, std::vector<uint8_t>(expected.end() - 8, expected.end()));
 }
 
 TEST(DeferredBlocks, RefusesOverlapsAndAContentWhileAnotherIsPending) {
