@@ -159,9 +159,12 @@ class BLinkTree final : public Index {
                                            Mutation mutation, IndexOpStats& stats);
   // Locks the node at `level` covering `key` starting from `address`, moving
   // right under locks; returns it read in the scratch buffer, with only its
-  // header decoded into the scratch image.
+  // header decoded into the scratch image. `via`: the cached node that routed
+  // to `address` (null if none), invalidated and cleared on a move right, as
+  // a lookup does: it routes every key that moved to the wrong node.
   LockGrant LockCovering(rdma::Client& client, rdma::GlobalAddress& address, uint64_t key,
-                         uint8_t level, IndexOpStats& stats, bool* wrong_node);
+                         uint8_t level, IndexOpStats& stats, rdma::GlobalAddress& via,
+                         bool* wrong_node);
   void InsertInternal(rdma::Client& client, uint64_t separator, rdma::GlobalAddress left,
                       rdma::GlobalAddress right, uint8_t level, IndexOpStats& stats);
   void GrowRoot(rdma::Client& client, uint64_t separator, rdma::GlobalAddress left,

@@ -37,7 +37,8 @@ bool BLinkTree::Delete(rdma::Client& client, uint64_t key, IndexOpStats& stats) 
 }
 
 LockGrant BLinkTree::LockCovering(rdma::Client& client, rdma::GlobalAddress& address, uint64_t key,
-                                  uint8_t level, IndexOpStats& stats, bool* wrong_node) {
+                                  uint8_t level, IndexOpStats& stats, rdma::GlobalAddress& via,
+                                  bool* wrong_node) {
   Scratch& scratch = ScratchOf(client);
   for (uint32_t hop = 0; hop < kMaxAttempts; ++hop) {
     LockGrant grant = locker_->Acquire(client, address, stats);
@@ -49,6 +50,10 @@ LockGrant BLinkTree::LockCovering(rdma::Client& client, rdma::GlobalAddress& add
     // Split since we were routed here: move right, one lock at a time.
     locker_->WriteBackAndRelease(client, grant, {}, stats);
     ++stats.sibling_chases;
+    if (!via.IsNull()) {
+      StateOf(client).cache.Invalidate(via);
+      via = rdma::GlobalAddress::Null();
+    }
     address = node.sibling;
   }
   throw std::runtime_error("no node at level " + std::to_string(level) + " covers key " +
@@ -65,7 +70,7 @@ bool BLinkTree::WriteLeaf(rdma::Client& client, uint64_t key, uint64_t value, Mu
     rdma::GlobalAddress via;
     rdma::GlobalAddress address = Descend(client, key, 0, stats, &via);
     bool wrong_node = false;
-    const LockGrant grant = LockCovering(client, address, key, 0, stats, &wrong_node);
+    const LockGrant grant = LockCovering(client, address, key, 0, stats, via, &wrong_node);
     if (wrong_node) {
       locker_->WriteBackAndRelease(client, grant, {}, stats);
       ++stats.wrong_turns;
@@ -242,7 +247,8 @@ void BLinkTree::InsertInternal(rdma::Client& client, uint64_t separator, rdma::G
       continue;  // another client is growing the root: look again
     }
     bool wrong_node = false;
-    const LockGrant grant = LockCovering(client, address, separator, level, stats, &wrong_node);
+    const LockGrant grant =
+        LockCovering(client, address, separator, level, stats, via, &wrong_node);
     if (wrong_node) {
       locker_->WriteBackAndRelease(client, grant, {}, stats);
       ++stats.wrong_turns;

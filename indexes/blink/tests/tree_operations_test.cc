@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <vector>
 
 #include "harness/rdma/errors.h"
 #include "harness/util/random.h"
@@ -93,6 +94,60 @@ TEST(TreeOperations, EmptyTreeGrowsFromOneLeaf) {
     }
     EXPECT_GT(stats.splits, 100u);
   });
+}
+
+// A leaf that split after another compute server cached its parent: a write
+// routed there moves right once and drops the stale entry, as a lookup does,
+// so the next write of a key that moved goes straight to its leaf (it used
+// to move right on every write until the entry was evicted).
+TEST(TreeOperations, AWriteThatMovesRightDropsTheStaleCacheEntry) {
+  for (const TreeOptions& preset : {TreeOptions::FgPlus(), TreeOptions::Sherman()}) {
+    TreeOptions options = preset;
+    options.node_bytes = 256;
+    test_support::TreeFixture fixture = test_support::MakeFixture(options, 2, 1, 1, 3);
+    // Four levels: the leaves' parents are not among the top two levels,
+    // which are cached apart.
+    test_support::Bulkload(fixture, 4000, 7, 0.8, nullptr);
+    // The keys between kBulkloadedKey and the bulkloaded keys after it.
+    std::vector<uint64_t> moved;
+    for (uint64_t key = test_support::kBulkloadedKey; moved.size() < 60; ++key) {
+      if ((key - 1) % 7 != 0) moved.push_back(key);
+    }
+    IndexOpStats splitting;
+    IndexOpStats first_pass;
+    IndexOpStats second_pass;
+    auto on = [&](uint32_t client_index, auto&& work) {
+      fixture.cluster->Run([&](rdma::Client& client) {
+        if (client.location().index == client_index) work(client);
+      });
+    };
+    uint32_t levels = 0;
+    on(0, [&](rdma::Client& client) { levels = fixture.tree->Height(client); });
+    ASSERT_GE(levels, 4u);
+    uint64_t value = 0;
+    on(0, [&](rdma::Client& client) {
+      IndexOpStats warm;
+      fixture.tree->Lookup(client, test_support::kBulkloadedKey, &value, warm);
+    });
+    on(1, [&](rdma::Client& client) {
+      for (const uint64_t key : moved) fixture.tree->Upsert(client, key, key, splitting);
+    });
+    ASSERT_GT(splitting.splits, 0u) << "client 1's inserts split no leaf";
+    on(0, [&](rdma::Client& client) {
+      for (const uint64_t key : moved) fixture.tree->Upsert(client, key, key + 1, first_pass);
+      for (const uint64_t key : moved) fixture.tree->Upsert(client, key, key + 2, second_pass);
+    });
+    EXPECT_GT(first_pass.sibling_chases, 0u) << "the cached parent was not stale";
+    EXPECT_EQ(second_pass.sibling_chases, 0u);
+    EXPECT_EQ(second_pass.wrong_turns, 0u);
+    on(0, [&](rdma::Client& client) {
+      IndexOpStats read;
+      for (const uint64_t key : moved) {
+        ASSERT_TRUE(fixture.tree->Lookup(client, key, &value, read));
+        EXPECT_EQ(value, key + 2);
+      }
+    });
+  }
 }
 
 TEST(TreeOperations, BadKeysAndOptionsAreRejected) {
