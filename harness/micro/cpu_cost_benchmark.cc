@@ -155,7 +155,7 @@ std::vector<nlohmann::json> MeasureIndexCaches(const CpuCostBenchmarkConfig& con
   };
   std::vector<nlohmann::json> points;
   {
-    indexes::IndexCache cache(config.tree.cache_bytes, config.seed);
+    indexes::IndexCache cache(config.tree.cache_bytes, config.tree.node_bytes, config.seed);
     for (const indexes::CachedInternalNode& node : nodes) cache.Insert(node);
     points.push_back(measure("index_cache_lookup", "", "ours (sorted array)", cache.stats().entries,
                              [&](uint64_t key) -> uint64_t {

@@ -82,14 +82,13 @@ void BLinkTree::PrewarmCaches(const BulkloadImage& image) {
   CachedInternalNode node;
   for (uint64_t parent = 0; parent < image.nodes(1); ++parent) {
     LevelOneCopy(image.NodeAddress(1, parent), image.Internal(1, parent), &node);
-    const uint64_t bytes = IndexCache::EntryBytes(node);
     bool any = false;
     for (size_t server = 0; server < compute_servers_.size(); ++server) {
       if (full[server]) continue;
       IndexCache& cache = compute_servers_[server]->cache;
       // No eviction: a cache too small for every node keeps those of the
       // lowest keys, and says so in its entry count.
-      if (cache.stats().bytes + bytes > cache.capacity_bytes()) {
+      if (cache.stats().bytes + cache.node_bytes() > cache.capacity_bytes()) {
         full[server] = true;
         continue;
       }

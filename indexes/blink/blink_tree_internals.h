@@ -19,7 +19,7 @@ struct BLinkTree::ComputeServerState {
   // util/optional_mutex.h).
   ComputeServerState(const TreeOptions& options, uint64_t seed,
                      std::shared_ptr<CachedNodeStore> store, bool threads_share)
-      : cache(options.cache_bytes, seed, std::move(store), threads_share),
+      : cache(options.cache_bytes, options.node_bytes, seed, std::move(store), threads_share),
         top_mutex(threads_share) {
     if (options.speculative_lookup) {
       hints = std::make_unique<KeyAddressCache>(options.speculative_hints);

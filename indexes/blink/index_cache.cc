@@ -12,7 +12,6 @@ namespace dmbench::indexes {
 
 struct IndexCache::Entry {
   std::shared_ptr<const CachedRoutes> routes;  // possibly shared with other caches
-  uint64_t bytes = 0;
 };
 
 namespace {
@@ -31,20 +30,18 @@ bool WellFormed(const CachedInternalNode& node) {
 
 }  // namespace
 
-IndexCache::IndexCache(uint64_t capacity_bytes, uint64_t seed,
+IndexCache::IndexCache(uint64_t capacity_bytes, uint64_t node_bytes, uint64_t seed,
                        std::shared_ptr<CachedNodeStore> store, bool threads_share)
     : capacity_bytes_(capacity_bytes),
+      node_bytes_(node_bytes),
       store_(store != nullptr ? std::move(store)
                               : std::make_shared<CachedNodeStore>(nullptr, threads_share)),
       mutex_(threads_share),
-      random_(seed) {}
+      random_(seed) {
+  if (node_bytes_ == 0) throw std::invalid_argument("index cache: node_bytes must be positive");
+}
 
 IndexCache::~IndexCache() = default;
-
-uint64_t IndexCache::EntryBytes(const CachedInternalNode& node) {
-  using Child = decltype(node.children)::value_type;
-  return kEntryRecordBytes + node.children.size() * sizeof(Child) + kIndexOverheadBytes;
-}
 
 size_t IndexCache::SlotFor(const Span& span, uint64_t key) {
   // The separators lie between the fences, which the span holds as the
@@ -117,9 +114,7 @@ IndexCache::LeafRange IndexCache::FindLeaves(uint64_t from, uint64_t to, size_t 
 }
 
 void IndexCache::Insert(const CachedInternalNode& node) {
-  if (capacity_bytes_ == 0 || !WellFormed(node)) return;
-  const uint64_t bytes = EntryBytes(node);
-  if (bytes > capacity_bytes_) return;
+  if (capacity_bytes_ < node_bytes_ || !WellFormed(node)) return;
   // Intern before locking so lookups are not held up by the store.
   std::shared_ptr<const CachedRoutes> routes = store_->Intern(node);
   const uint64_t low = node.low_fence;
@@ -133,16 +128,16 @@ void IndexCache::Insert(const CachedInternalNode& node) {
   for (const Span& overlapping : by_low_fence_.Overlapping(low, high)) {
     RemoveLocked(SlotOfLocked(overlapping.routes->address));
   }
-  // Terminates: bytes <= capacity, and every eviction shrinks bytes_ towards 0.
-  while (bytes_ + bytes > capacity_bytes_) EvictOneLocked();
+  // Terminates: node_bytes_ <= capacity, and every eviction shrinks bytes_.
+  while (bytes_ + node_bytes_ > capacity_bytes_) EvictOneLocked();
 
   // A new entry counts as just used, or it would be the likeliest next victim.
   const uint64_t now = clock_.fetch_add(1, std::memory_order_relaxed) + 1;
   by_low_fence_.Insert(
       Span{low, high, routes.get(), static_cast<uint32_t>(routes->separator_count()), now});
   slot_by_address_.Put(node.address.Pack(), entries_.size());
-  entries_.push_back(Entry{std::move(routes), bytes});
-  bytes_ += bytes;
+  entries_.push_back(Entry{std::move(routes)});
+  bytes_ += node_bytes_;
   ++insertions_;
 }
 
@@ -180,7 +175,7 @@ size_t IndexCache::SlotOfLocked(rdma::GlobalAddress address) const {
 
 void IndexCache::RemoveLocked(size_t slot) {
   Entry& entry = entries_[slot];
-  bytes_ -= entry.bytes;
+  bytes_ -= node_bytes_;
   by_low_fence_.Erase(entry.routes->low_fence);
   slot_by_address_.Erase(entry.routes->address.Pack());
   // Swap-remove keeps entries_ dense; this drops the entry's routes.

@@ -55,7 +55,7 @@ struct IndexCacheStats {
   uint64_t evictions = 0;      // entries dropped to make room
   uint64_t invalidations = 0;  // entries dropped by Invalidate
   uint64_t entries = 0;        // entries cached now
-  uint64_t bytes = 0;          // sum of EntryBytes over the cached entries
+  uint64_t bytes = 0;          // entries x node_bytes()
 };
 
 // All methods may be called concurrently from several threads, unless it was
@@ -63,12 +63,16 @@ struct IndexCacheStats {
 class IndexCache {
  public:
   // capacity_bytes == 0 disables the cache: every lookup misses and nothing
-  // is inserted. seed drives the eviction choice, so that simulated runs are
+  // is inserted. Every cached node costs `node_bytes` (> 0), the size of an
+  // internal node, against the capacity, whatever its separators and however
+  // this process stores it: Sherman's cache holds capacity / sizeof(InternalPage)
+  // whole pages (its IndexCache.h), so that is how many nodes a capacity
+  // holds. seed drives the eviction choice, so that simulated runs are
   // reproducible. `store` holds the nodes, shared with the other caches that
   // use it (null: a store of its own); it must outlive this cache.
   // `threads_share`: false if every caller runs on one thread (see
   // util/optional_mutex.h), which the methods then need not lock against.
-  IndexCache(uint64_t capacity_bytes, uint64_t seed,
+  IndexCache(uint64_t capacity_bytes, uint64_t node_bytes, uint64_t seed,
              std::shared_ptr<CachedNodeStore> store = nullptr, bool threads_share = true);
   ~IndexCache();
   IndexCache(const IndexCache&) = delete;
@@ -105,21 +109,8 @@ class IndexCache {
   IndexCacheStats stats() const;
   uint64_t capacity_bytes() const { return capacity_bytes_; }
 
-  // What one node costs against the capacity: an entry record that holds
-  // the CachedInternalNode, its children array, plus a fixed per-entry index
-  // overhead (one red-black tree node in each of the two maps and one slot of
-  // the dense entry vector):
-  //   kEntryRecordBytes + children.size() * sizeof(children[0]) + kIndexOverheadBytes
-  // This is what a cache of its own would hold per node. It stays the charge
-  // when nodes are shared between caches (CachedNodeStore), so that what a
-  // cache holds, evicts and hits does not depend on how this process stores it.
-  static uint64_t EntryBytes(const CachedInternalNode& node);
-  // The node, its byte count, its position and its last use.
-  static constexpr uint64_t kEntryRecordBytes = sizeof(CachedInternalNode) + 3 * sizeof(uint64_t);
-  // libstdc++'s red-black tree node header is a colour word and three pointers.
-  static constexpr uint64_t kIndexOverheadBytes =
-      2 * 4 * sizeof(void*) + sizeof(std::pair<const uint64_t, void*>) +
-      sizeof(std::pair<const rdma::GlobalAddress, void*>) + sizeof(void*);
+  // What one cached node costs against the capacity.
+  uint64_t node_bytes() const { return node_bytes_; }
 
  private:
   struct Entry;
@@ -142,6 +133,7 @@ class IndexCache {
   uint64_t LastUsedLocked(const Entry& entry) const;
 
   const uint64_t capacity_bytes_;
+  const uint64_t node_bytes_;
   const std::shared_ptr<CachedNodeStore> store_;
 
   mutable OptionalMutex<std::shared_mutex> mutex_;

@@ -119,7 +119,7 @@ TEST(BulkloadedLevelOneNodes, TileTheKeySpaceLikeABulkloadedTree) {
   for (const auto& node : nodes) total += node.children.size() + 1;
   EXPECT_EQ(addresses.size(), total);
 
-  indexes::IndexCache cache(tree.cache_bytes, 1);
+  indexes::IndexCache cache(tree.cache_bytes, tree.node_bytes, 1);
   for (const auto& node : nodes) cache.Insert(node);
   EXPECT_EQ(cache.stats().entries, nodes.size());
   std::set<uint64_t> leaves;
@@ -139,7 +139,7 @@ TEST(SkiplistCacheModel, RoutesEveryKeyAsTheIndexCacheDoes) {
   const uint64_t keys = 60'000;
   const std::vector<indexes::CachedInternalNode> nodes =
       BulkloadedLevelOneNodes(keys, 0.8, tree, 0.8, 8);
-  indexes::IndexCache cache(tree.cache_bytes, 1);
+  indexes::IndexCache cache(tree.cache_bytes, tree.node_bytes, 1);
   for (const auto& node : nodes) cache.Insert(node);
   SkiplistCacheModel model(nodes, tree.node_bytes, 7);
   EXPECT_EQ(model.entries(), nodes.size());

@@ -19,6 +19,7 @@ namespace {
 
 using rdma::GlobalAddress;
 using test_support::ExpectedLeaf;
+using test_support::kNodeBytes;
 using test_support::LeafAt;
 using test_support::MakeNode;
 using test_support::NodeAt;
@@ -53,7 +54,7 @@ TEST(CachedRoutesTest, ChildrenOutsideHostMemoryAreRefused) {
   CachedInternalNode node = MakeNode(3, 900, 2000, {1000, 1100}, 40);
   node.children[1].second = GlobalAddress::OnChip(0, 64);
   EXPECT_THROW(CachedRoutes::Create(node), std::invalid_argument);
-  IndexCache cache(1 << 20, 1);
+  IndexCache cache(1 << 20, kNodeBytes, 1);
   cache.Insert(node);
   EXPECT_FALSE(cache.FindLeaf(1050).has_value());
   node.children[1].second = LeafAt(41);
@@ -65,14 +66,14 @@ TEST(CachedRoutesTest, ChildrenOutsideHostMemoryAreRefused) {
 // decide alone: each charges the node's full size and evicts on its own.
 TEST(IndexCacheSharingTest, IdenticalCopiesAreStoredOnceAndCachesStayIndependent) {
   auto store = std::make_shared<CachedNodeStore>();
-  IndexCache first(1 << 20, 1, store);
-  IndexCache second(1 << 20, 2, store);
+  IndexCache first(1 << 20, kNodeBytes, 1, store);
+  IndexCache second(1 << 20, kNodeBytes, 2, store);
   const CachedInternalNode node = MakeNode(7, 100, 400, {200, 300}, 10);
   first.Insert(node);
   second.Insert(node);
   EXPECT_EQ(store->distinct_nodes(), 1u);
-  EXPECT_EQ(first.stats().bytes, IndexCache::EntryBytes(node));
-  EXPECT_EQ(second.stats().bytes, IndexCache::EntryBytes(node));
+  EXPECT_EQ(first.stats().bytes, kNodeBytes);
+  EXPECT_EQ(second.stats().bytes, kNodeBytes);
   for (uint64_t key : {100u, 250u, 399u}) {
     EXPECT_EQ(first.FindLeaf(key)->leaf, ExpectedLeaf(node, key)) << key;
     EXPECT_EQ(second.FindLeaf(key)->leaf, ExpectedLeaf(node, key)) << key;
@@ -155,15 +156,6 @@ TEST(CachedNodeStoreTest, NodesOfOneHashAreToldApartAndForgottenOneByOne) {
   held[3].reset();
   EXPECT_EQ(store.distinct_nodes(), 1u);
   EXPECT_EQ(store.Intern(nodes[2]), again);
-}
-
-// The charge per node is that of an unshared entry record (the node, its
-// byte count, slot and last use), so a cache of a given capacity holds the
-// same nodes whether or not its nodes are shared.
-TEST(IndexCacheSharingTest, ChargeIsThatOfAnUnsharedRecord) {
-  static_assert(sizeof(void*) == 8, "the figures below are for LP64");
-  const CachedInternalNode node = MakeNode(1, 100, 400, {200, 300}, 10);
-  EXPECT_EQ(IndexCache::EntryBytes(node), 96 + 2 * 24 + IndexCache::kIndexOverheadBytes);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -18,6 +19,7 @@ namespace {
 
 using rdma::GlobalAddress;
 using test_support::ExpectedLeaf;
+using test_support::kNodeBytes;
 using test_support::LeafAt;
 using test_support::MakeNode;
 using test_support::NodeAt;
@@ -28,7 +30,7 @@ bool Cached(IndexCache& cache, const CachedInternalNode& node) {
 }
 
 TEST(IndexCacheTest, FindLeafRoutesAtBoundaries) {
-  IndexCache cache(1 << 20, 1);
+  IndexCache cache(1 << 20, kNodeBytes, 1);
   cache.Insert(MakeNode(7, 100, 400, {200, 300}, 10));
   const std::vector<std::pair<uint64_t, uint64_t>> key_to_leaf = {
       {100, 10}, {199, 10}, {200, 11}, {201, 11}, {299, 11}, {300, 12}, {399, 12}};
@@ -45,11 +47,11 @@ TEST(IndexCacheTest, FindLeafRoutesAtBoundaries) {
   EXPECT_EQ(stats.hits, 7u);
   EXPECT_EQ(stats.misses, 3u);
   EXPECT_EQ(stats.entries, 1u);
-  EXPECT_EQ(stats.bytes, IndexCache::EntryBytes(MakeNode(7, 100, 400, {200, 300}, 10)));
+  EXPECT_EQ(stats.bytes, kNodeBytes);
 }
 
 TEST(IndexCacheTest, OuterFencesAndLeftmostOnlyNode) {
-  IndexCache cache(1 << 20, 1);
+  IndexCache cache(1 << 20, kNodeBytes, 1);
   cache.Insert(MakeNode(1, 0, 50, {}, 1));
   cache.Insert(MakeNode(2, 1000, UINT64_MAX, {5000}, 2));
   EXPECT_EQ(cache.FindLeaf(0)->leaf, LeafAt(1));
@@ -61,7 +63,7 @@ TEST(IndexCacheTest, OuterFencesAndLeftmostOnlyNode) {
 }
 
 TEST(IndexCacheTest, FresherCopyAfterSplitReplacesStaleEntry) {
-  IndexCache cache(1 << 20, 1);
+  IndexCache cache(1 << 20, kNodeBytes, 1);
   cache.Insert(MakeNode(1, 100, 400, {200, 300}, 10));
   // Node 1 split at 250: it keeps [100, 250), new node 2 takes [250, 400).
   cache.Insert(MakeNode(1, 100, 250, {200}, 10));
@@ -72,12 +74,11 @@ TEST(IndexCacheTest, FresherCopyAfterSplitReplacesStaleEntry) {
   EXPECT_EQ(cache.FindLeaf(260)->via, NodeAt(2));
   EXPECT_EQ(cache.FindLeaf(300)->leaf, LeafAt(21));
   EXPECT_EQ(cache.stats().entries, 2u);
-  EXPECT_EQ(cache.stats().bytes, IndexCache::EntryBytes(MakeNode(1, 100, 250, {200}, 10)) +
-                                     IndexCache::EntryBytes(MakeNode(2, 250, 400, {300}, 20)));
+  EXPECT_EQ(cache.stats().bytes, 2 * kNodeBytes);
 }
 
 TEST(IndexCacheTest, InsertRemovesAllOverlappingEntries) {
-  IndexCache cache(1 << 20, 1);
+  IndexCache cache(1 << 20, kNodeBytes, 1);
   for (uint64_t i = 0; i < 4; ++i) cache.Insert(MakeNode(i, 100 * i, 100 * (i + 1), {}, i));
   cache.Insert(MakeNode(9, 150, 300, {}, 9));  // overlaps nodes 1 and 2, touches 3
   EXPECT_EQ(cache.FindLeaf(50)->via, NodeAt(0));
@@ -89,7 +90,7 @@ TEST(IndexCacheTest, InsertRemovesAllOverlappingEntries) {
 }
 
 TEST(IndexCacheTest, ReusedAddressWithDisjointRangeReplacesOldEntry) {
-  IndexCache cache(1 << 20, 1);
+  IndexCache cache(1 << 20, kNodeBytes, 1);
   cache.Insert(MakeNode(1, 0, 100, {}, 1));
   cache.Insert(MakeNode(1, 500, 600, {}, 2));
   EXPECT_FALSE(cache.FindLeaf(50).has_value());
@@ -98,7 +99,7 @@ TEST(IndexCacheTest, ReusedAddressWithDisjointRangeReplacesOldEntry) {
 }
 
 TEST(IndexCacheTest, InvalidateRemovesExactlyThatNode) {
-  IndexCache cache(1 << 20, 1);
+  IndexCache cache(1 << 20, kNodeBytes, 1);
   for (uint64_t i = 0; i < 3; ++i) cache.Insert(MakeNode(i, 100 * i, 100 * (i + 1), {}, i));
   cache.Invalidate(GlobalAddress::Host(3, NodeAt(1).offset));  // same offset, other server
   cache.Invalidate(NodeAt(5));
@@ -111,11 +112,11 @@ TEST(IndexCacheTest, InvalidateRemovesExactlyThatNode) {
   EXPECT_EQ(cache.FindLeaf(200)->via, NodeAt(2));
   EXPECT_EQ(cache.stats().entries, 2u);
   EXPECT_EQ(cache.stats().invalidations, 1u);
-  EXPECT_EQ(cache.stats().bytes, 2 * IndexCache::EntryBytes(MakeNode(0, 0, 100, {}, 0)));
+  EXPECT_EQ(cache.stats().bytes, 2 * kNodeBytes);
 }
 
 TEST(IndexCacheTest, MalformedNodesAreNotCached) {
-  IndexCache cache(1 << 20, 1);
+  IndexCache cache(1 << 20, kNodeBytes, 1);
   cache.Insert(MakeNode(1, 100, 100, {}, 1));          // empty range
   cache.Insert(MakeNode(2, 100, 200, {150, 150}, 1));  // repeated separator
   cache.Insert(MakeNode(3, 100, 200, {100}, 1));       // separator == low fence
@@ -125,7 +126,7 @@ TEST(IndexCacheTest, MalformedNodesAreNotCached) {
 }
 
 TEST(IndexCacheTest, ZeroCapacityDisablesCache) {
-  IndexCache cache(0, 1);
+  IndexCache cache(0, kNodeBytes, 1);
   cache.Insert(MakeNode(1, 0, 100, {}, 1));
   EXPECT_FALSE(cache.FindLeaf(10).has_value());
   EXPECT_TRUE(cache.FindLeaves(0, 100, 10).leaves.empty());
@@ -133,21 +134,38 @@ TEST(IndexCacheTest, ZeroCapacityDisablesCache) {
   EXPECT_EQ(cache.stats().misses, 1u);
 }
 
-TEST(IndexCacheTest, NodeLargerThanCapacityIsNotCached) {
-  const CachedInternalNode small = MakeNode(1, 0, 100, {}, 1);
-  IndexCache cache(IndexCache::EntryBytes(small), 1);
-  cache.Insert(small);
-  cache.Insert(MakeNode(2, 100, 200, {150}, 2));
-  EXPECT_TRUE(Cached(cache, small)) << "an uncacheable node must not evict anything";
-  EXPECT_FALSE(cache.FindLeaf(150).has_value());
-  EXPECT_EQ(cache.stats().evictions, 0u);
-  EXPECT_EQ(IndexCache::EntryBytes(MakeNode(2, 100, 200, {150}, 2)) - IndexCache::EntryBytes(small),
-            sizeof(std::pair<uint64_t, GlobalAddress>));
+// Every node costs a whole node, as a page of Sherman's cache does, whatever
+// its separators: a capacity below one node caches nothing, and a capacity
+// of one node holds one, of any fan-out.
+TEST(IndexCacheTest, EveryNodeCostsAWholeNode) {
+  const CachedInternalNode narrow = MakeNode(1, 0, 100, {}, 1);
+  const CachedInternalNode wide = MakeNode(2, 100, 200, {110, 120, 130, 140, 150}, 2);
+  IndexCache too_small(kNodeBytes - 1, kNodeBytes, 1);
+  too_small.Insert(narrow);
+  EXPECT_FALSE(Cached(too_small, narrow));
+  EXPECT_EQ(too_small.stats().bytes, 0u);
+
+  IndexCache one(kNodeBytes, kNodeBytes, 1);
+  one.Insert(narrow);
+  EXPECT_TRUE(Cached(one, narrow));
+  EXPECT_EQ(one.stats().bytes, kNodeBytes);
+  one.Insert(wide);
+  EXPECT_TRUE(Cached(one, wide));
+  EXPECT_FALSE(Cached(one, narrow));
+  EXPECT_EQ(one.stats().evictions, 1u);
+  EXPECT_EQ(one.stats().bytes, kNodeBytes);
+
+  IndexCache thousand(1000 * kNodeBytes + kNodeBytes - 1, kNodeBytes, 1);
+  for (uint64_t id = 0; id < 1200; ++id) {
+    thousand.Insert(MakeNode(id, 100 * id, 100 * id + 100, {100 * id + 50}, 2 * id));
+  }
+  EXPECT_EQ(thousand.stats().entries, 1000u);
+  EXPECT_THROW(IndexCache(1 << 20, 0, 1), std::invalid_argument);
 }
 
 TEST(IndexCacheTest, BytesNeverExceedCapacityUnderRandomInsertions) {
-  const uint64_t capacity = 16 * IndexCache::EntryBytes(MakeNode(0, 0, 1, {}, 0));
-  IndexCache cache(capacity, 42);
+  const uint64_t capacity = 16 * kNodeBytes;
+  IndexCache cache(capacity, kNodeBytes, 42);
   Random random(7);
   std::map<GlobalAddress, CachedInternalNode> latest;
   for (int i = 0; i < 5000; ++i) {
@@ -177,12 +195,11 @@ TEST(IndexCacheTest, BytesNeverExceedCapacityUnderRandomInsertions) {
 }
 
 TEST(IndexCacheTest, FullCacheHoldsExactlyAsManyEqualNodesAsFit) {
-  const uint64_t entry_bytes = IndexCache::EntryBytes(MakeNode(0, 0, 100, {50}, 0));
-  IndexCache cache(10 * entry_bytes + entry_bytes / 2, 3);
+  IndexCache cache(10 * kNodeBytes + kNodeBytes / 2, kNodeBytes, 3);
   for (uint64_t i = 0; i < 100; ++i)
     cache.Insert(MakeNode(i, 100 * i, 100 * i + 100, {100 * i + 50}, 2 * i));
   EXPECT_EQ(cache.stats().entries, 10u);
-  EXPECT_EQ(cache.stats().bytes, 10 * entry_bytes);
+  EXPECT_EQ(cache.stats().bytes, 10 * kNodeBytes);
   EXPECT_EQ(cache.stats().evictions, 90u);
   EXPECT_EQ(cache.stats().insertions, 100u);
   EXPECT_TRUE(Cached(cache, MakeNode(99, 9900, 10000, {9950}, 198))) << "newest entry evicted";
@@ -192,7 +209,7 @@ TEST(IndexCacheTest, FullCacheHoldsExactlyAsManyEqualNodesAsFit) {
 // insertion, with lookups in between so that recency varies.
 std::vector<std::vector<bool>> EvictionTrace(uint64_t seed) {
   const uint64_t count = 60;
-  IndexCache cache(8 * IndexCache::EntryBytes(MakeNode(0, 0, 1, {}, 0)), seed);
+  IndexCache cache(8 * kNodeBytes, kNodeBytes, seed);
   Random workload(99);
   std::vector<std::vector<bool>> trace;
   for (uint64_t i = 0; i < count; ++i) {
@@ -216,14 +233,14 @@ TEST(IndexCacheTest, PowerOfTwoChoicesEvictsTheLessRecentlyUsed) {
   const CachedInternalNode b = MakeNode(2, 100, 200, {}, 2);
   const CachedInternalNode c = MakeNode(3, 200, 300, {}, 3);
   for (uint64_t seed = 0; seed < 20; ++seed) {
-    IndexCache untouched(2 * IndexCache::EntryBytes(a), seed);
+    IndexCache untouched(2 * kNodeBytes, kNodeBytes, seed);
     untouched.Insert(a);
     untouched.Insert(b);
     untouched.Insert(c);
     EXPECT_FALSE(Cached(untouched, a)) << "seed " << seed;
     EXPECT_TRUE(Cached(untouched, b)) << "seed " << seed;
 
-    IndexCache touched(2 * IndexCache::EntryBytes(a), seed);
+    IndexCache touched(2 * kNodeBytes, kNodeBytes, seed);
     touched.Insert(a);
     touched.Insert(b);
     touched.FindLeaf(50);
@@ -236,7 +253,7 @@ TEST(IndexCacheTest, PowerOfTwoChoicesEvictsTheLessRecentlyUsed) {
 
 TEST(IndexCacheTest, MostRecentlyUsedEntryIsNeverEvicted) {
   const CachedInternalNode hot = MakeNode(0, 0, 100, {}, 0);
-  IndexCache cache(5 * IndexCache::EntryBytes(hot), 11);
+  IndexCache cache(5 * kNodeBytes, kNodeBytes, 11);
   cache.Insert(hot);
   for (uint64_t i = 1; i < 500; ++i) {
     cache.FindLeaf(0);
@@ -247,7 +264,7 @@ TEST(IndexCacheTest, MostRecentlyUsedEntryIsNeverEvicted) {
 
 TEST(IndexCacheTest, FindLeavesRefreshesRecency) {
   const CachedInternalNode a = MakeNode(1, 0, 100, {}, 1);
-  IndexCache cache(2 * IndexCache::EntryBytes(a), 1);
+  IndexCache cache(2 * kNodeBytes, kNodeBytes, 1);
   cache.Insert(a);
   cache.Insert(MakeNode(2, 200, 300, {}, 2));
   EXPECT_EQ(cache.FindLeaves(0, 100, 4).leaves.size(), 1u);
@@ -270,7 +287,7 @@ class FindLeavesTest : public ::testing::Test {
     for (uint64_t id : ids) leaves.push_back(LeafAt(id));
     return leaves;
   }
-  IndexCache cache_{1 << 20, 1};
+  IndexCache cache_{1 << 20, kNodeBytes, 1};
 };
 
 TEST_F(FindLeavesTest, CoversContiguousNodesInKeyOrder) {
@@ -329,8 +346,8 @@ TEST(IndexCacheConcurrencyTest, ConcurrentOperationsKeepInvariants) {
   }
   for (const CachedInternalNode& node : pool) versions.emplace(node.address, &node);
 
-  const uint64_t capacity = 16 * IndexCache::EntryBytes(pool.front());
-  IndexCache cache(capacity, 77);
+  const uint64_t capacity = 16 * kNodeBytes;
+  IndexCache cache(capacity, kNodeBytes, 77);
   std::atomic<uint64_t> wrong_routes{0};
   std::atomic<uint64_t> over_capacity{0};
   std::atomic<uint64_t> lookups{0};

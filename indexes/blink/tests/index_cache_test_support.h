@@ -12,6 +12,9 @@
 
 namespace dmbench::indexes::test_support {
 
+// What a cached node costs the caches under test (a 1 KiB node).
+inline constexpr uint64_t kNodeBytes = 1024;
+
 inline rdma::GlobalAddress NodeAt(uint64_t id) {
   return rdma::GlobalAddress::Host(1, 4096 * (id + 1));
 }
