@@ -11,6 +11,7 @@
 #include "harness/driver/result_merge.h"
 #include "harness/fuzz/config_inputs.h"
 #include "harness/fuzz/merge_inputs.h"
+#include "harness/fuzz/tests/merge_fixture.h"
 #include "harness/rdma/errors.h"
 #include "harness/util/tests/mentions.h"
 #include "harness/util/tests/scratch_file.h"
@@ -18,31 +19,8 @@
 namespace dmbench::fuzz {
 namespace {
 
-class MergeRegression : public ::testing::Test {
- protected:
-  void SetUp() override {
-    directory_ = ScratchPath("results");
-    std::filesystem::create_directories(directory_);
-    files_ = inputs_.WriteValid(directory_);
-  }
-  // Rewrites compute server 0's result after `edit`; the merge's refusal,
-  // or "accepted".
-  std::string MergeWith(const std::function<void(nlohmann::json&)>& edit) {
-    nlohmann::json result = inputs_.results()[0];
-    edit(result);
-    std::ofstream(files_[0]) << Text(result);
-    try {
-      driver::MergeResultFiles(files_);
-    } catch (const ConfigError& error) {
-      return error.what();
-    }
-    return "accepted";
-  }
-
-  MergeInputs inputs_;
-  std::filesystem::path directory_;
-  std::vector<std::string> files_;
-};
+// MergeWith rewrites compute server 0's result.
+using MergeRegression = test_support::MergeFixture;
 
 TEST_F(MergeRegression, UndamagedResultsMerge) {
   const nlohmann::json merged = driver::MergeResultFiles(files_);

@@ -15,6 +15,7 @@
 #include "harness/driver/run_config.h"
 #include "harness/fuzz/config_inputs.h"
 #include "harness/fuzz/merge_inputs.h"
+#include "harness/fuzz/tests/merge_fixture.h"
 #include "harness/rdma/errors.h"
 #include "harness/util/tests/mentions.h"
 #include "harness/util/tests/scratch_file.h"
@@ -25,27 +26,11 @@
 namespace dmbench::fuzz {
 namespace {
 
-class MergeVerify : public ::testing::Test {
+class MergeVerify : public test_support::MergeFixture {
  protected:
-  void SetUp() override {
-    directory_ = ScratchPath("results");
-    std::filesystem::create_directories(directory_);
-    files_ = inputs_.WriteValid(directory_);
-  }
-  // Rewrites every compute server's result after `edit`; the merge's
-  // refusal, or "accepted".
+  // Rewrites every compute server's result after `edit`.
   std::string MergeWith(const std::function<void(nlohmann::json&)>& edit) {
-    for (size_t i = 0; i < files_.size(); ++i) {
-      nlohmann::json result = inputs_.results()[i];
-      edit(result);
-      std::ofstream(files_[i]) << Text(result);
-    }
-    try {
-      merged_ = driver::MergeResultFiles(files_);
-    } catch (const ConfigError& error) {
-      return error.what();
-    }
-    return "accepted";
+    return MergeFixture::MergeWith(edit, /*every_server=*/true);
   }
   std::filesystem::path History(size_t compute_server) const {
     return files_[compute_server] + ".history";
@@ -54,11 +39,6 @@ class MergeVerify : public ::testing::Test {
     std::ofstream out(History(compute_server), std::ios::binary | std::ios::trunc);
     checker.SaveHistory(out);
   }
-
-  MergeInputs inputs_;
-  std::filesystem::path directory_;
-  std::vector<std::string> files_;
-  nlohmann::json merged_;
 };
 
 TEST_F(MergeVerify, EveryServerMustHaveVerifiedOrNone) {

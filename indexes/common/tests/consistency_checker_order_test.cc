@@ -15,17 +15,14 @@
 #include <vector>
 
 #include "indexes/common/consistency_checker.h"
+#include "indexes/common/tests/report_messages.h"
 
 namespace dmbench::indexes {
 namespace {
 
 constexpr std::optional<uint64_t> kAbsent = std::nullopt;
 
-std::string AllMessages(const ConsistencyReport& report) {
-  std::string text;
-  for (const ConsistencyViolation& v : report.examples) text += v.message + "\n";
-  return text;
-}
+using test_support::AllMessages;
 
 TEST(ConsistencyCheckerOrderTest, OwnBackToBackWritesSupersedeTheEarlierOne) {
   ConsistencyChecker c;

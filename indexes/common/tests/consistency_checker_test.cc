@@ -15,17 +15,15 @@
 #include <thread>
 #include <vector>
 
+#include "indexes/common/tests/report_messages.h"
+
 namespace dmbench::indexes {
 namespace {
 
 using KeyValues = std::vector<ConsistencyChecker::KeyValue>;
 constexpr std::optional<uint64_t> kAbsent = std::nullopt;
 
-std::string AllMessages(const ConsistencyReport& report) {
-  std::string text;
-  for (const ConsistencyViolation& v : report.examples) text += v.message + "\n";
-  return text;
-}
+using test_support::AllMessages;
 
 TEST(ConsistencyCheckerTest, SequentialHistoryIsAccepted) {
   ConsistencyChecker c;
