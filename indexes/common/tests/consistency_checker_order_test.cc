@@ -20,8 +20,6 @@
 namespace dmbench::indexes {
 namespace {
 
-constexpr std::optional<uint64_t> kAbsent = std::nullopt;
-
 using test_support::AllMessages;
 
 TEST(ConsistencyCheckerOrderTest, OwnBackToBackWritesSupersedeTheEarlierOne) {
@@ -69,7 +67,7 @@ TEST(ConsistencyCheckerOrderTest, OtherClientsAtEqualTimesStayConcurrent) {
 TEST(ConsistencyCheckerOrderTest, ALaterOwnWriteInTheSameInstantStillCounts) {
   ConsistencyChecker c;
   c.RecordUpsert(0, 9, 1, 100, 200);
-  c.RecordLookup(0, 8, kAbsent, 200, 200);  // an operation of no length between them
+  c.RecordLookup(0, 8, std::nullopt, 200, 200);  // an operation of no length between them
   c.RecordUpsert(0, 9, 2, 200, 300);
   c.RecordLookup(1, 9, 1, 400, 500);
   EXPECT_EQ(c.Check().violations, 1u) << AllMessages(c.Check());
@@ -80,7 +78,7 @@ TEST(ConsistencyCheckerOrderTest, WriteAndReadOfNoLengthAtOneInstant) {
   c.RecordUpsert(0, 4, 44, 100, 100);
   c.RecordLookup(0, 4, 44, 100, 100);
   EXPECT_TRUE(c.Check().ok()) << AllMessages(c.Check());
-  c.RecordLookup(0, 4, kAbsent, 100, 100);
+  c.RecordLookup(0, 4, std::nullopt, 100, 100);
   EXPECT_EQ(c.Check().violations, 1u);
 }
 
