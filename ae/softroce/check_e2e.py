@@ -76,6 +76,11 @@ def main(out: pathlib.Path) -> int:
                f"{index}: verify: {verify.get('violations')} violations {verify.get('examples')}")
         expect(verify["operations_checked"] > 1000,
                f"{index}: only {verify['operations_checked']} operations checked")
+        # The processes measured the run on their own clocks, both barriers
+        # included in the widening (one VM's clock: no drift to speak of).
+        drift = verify.get("clock_drift_ns")
+        expect(isinstance(drift, int) and verify["clock_widening_ns"] >= drift,
+               f"{index}: verify: clock drift {drift}, widening {verify['clock_widening_ns']}")
         overall = merged["operations"]["overall"]
         expect(overall["count"] > 0 and merged["throughput_mops"] > 0, f"{index}: no operations")
         expect("insert" in merged["operations"]["by_op"], f"{index}: no inserts measured")

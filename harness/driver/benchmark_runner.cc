@@ -215,11 +215,18 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress,
           }
         },
         /*measured=*/false);
+    // The last operation of every process's history is recorded by now.
+    const Fabric::Moment verified = fabric->Synchronize(4, "verified");
     if (SharedWithOtherProcesses(config)) {
       verify = {{"enabled", true},
                 {"deferred_to_merge", true},
                 {"operations_recorded", checker->recorded()},
-                {"clock_uncertainty_ns", start.uncertainty_ns}};
+                {"clock_uncertainty_ns", start.uncertainty_ns},
+                // Two cluster-wide moments on this process's clock, before
+                // and after its whole history: merge compares the processes'
+                // to bound how far their clocks drifted apart in between.
+                {"verified_elapsed_ns", verified.at_ns - start.at_ns},
+                {"verified_uncertainty_ns", verified.uncertainty_ns}};
       outcome.history = checker;
     } else {
       const indexes::ConsistencyReport report = checker->Check();

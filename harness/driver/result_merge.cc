@@ -34,6 +34,8 @@ struct ComputeServerResult {
   bool verify_deferred = false;
   uint64_t operations_recorded = 0;
   uint64_t clock_uncertainty_ns = 0;
+  uint64_t verified_elapsed_ns = 0;
+  uint64_t verified_uncertainty_ns = 0;
   std::string history_file;
 };
 
@@ -111,6 +113,10 @@ void ReadFields(ComputeServerResult& result) {
     result.operations_recorded = RequiredUnsigned(verify, "operations_recorded", 0, UINT64_MAX);
     result.clock_uncertainty_ns =
         RequiredUnsigned(verify, "clock_uncertainty_ns", 0, uint64_t{1} << 62);
+    result.verified_elapsed_ns =
+        RequiredUnsigned(verify, "verified_elapsed_ns", 0, uint64_t{1} << 62);
+    result.verified_uncertainty_ns =
+        RequiredUnsigned(verify, "verified_uncertainty_ns", 0, uint64_t{1} << 62);
     if (!verify.Has("history_file")) {
       throw ConfigError(
           "verify.history_file is missing (was it written by 'dmbench run --verify --out'?)");
@@ -137,10 +143,40 @@ ComputeServerResult ReadResult(const std::string& file) {
   return result;
 }
 
-// Checks the compute servers' histories together. Each process's clock
-// started at the cluster-wide start only up to its uncertainty, so
-// intervals are widened by the largest one: two processes' clocks then
-// differ by no more than the widening on both sides.
+// How far apart two processes' history clocks may be, and what the
+// intervals are widened by. A process's history clock starts when it saw
+// the cluster-wide start, at most its uncertainty late, and then runs at its
+// own rate. Each process also measured the time from the start to the
+// cluster-wide "verified" moment, which follows the last operation of every
+// history; two processes' measures differ by their clocks' drift over the
+// run plus the two moments' uncertainties. So during the run two clocks
+// differ by at most twice the largest start uncertainty, plus the largest
+// end uncertainty, plus the spread of the measures. A false violation needs
+// them to differ by twice the widening, so widening every interval by the
+// largest start uncertainty plus the largest end uncertainty plus the spread
+// rules it out.
+struct ClockWidening {
+  uint64_t widen_ns = 0;
+  uint64_t drift_ns = 0;  // the spread of the processes' elapsed times
+};
+
+ClockWidening WideningFor(const std::vector<ComputeServerResult>& results) {
+  uint64_t start = 0;
+  uint64_t done = 0;
+  uint64_t shortest = UINT64_MAX;
+  uint64_t longest = 0;
+  for (const ComputeServerResult& result : results) {
+    start = std::max(start, result.clock_uncertainty_ns);
+    done = std::max(done, result.verified_uncertainty_ns);
+    shortest = std::min(shortest, result.verified_elapsed_ns);
+    longest = std::max(longest, result.verified_elapsed_ns);
+  }
+  // Each term is below 2^62, so the sum cannot overflow.
+  return {start + done + (longest - shortest), longest - shortest};
+}
+
+// Checks the compute servers' histories together, on their clocks widened
+// by WideningFor.
 nlohmann::json VerifyTogether(const std::vector<ComputeServerResult>& results) {
   RunConfig config;
   try {
@@ -154,10 +190,7 @@ nlohmann::json VerifyTogether(const std::vector<ComputeServerResult>& results) {
                 results[0].file.string() + ": checking the histories against the bulkload of " +
                     "config.workload.keys (" + std::to_string(config.workload.keys) +
                     "), 16 bytes per bulkloaded key,");
-  uint64_t widen_ns = 0;
-  for (const ComputeServerResult& result : results) {
-    widen_ns = std::max(widen_ns, result.clock_uncertainty_ns);
-  }
+  const ClockWidening widening = WideningFor(results);
   indexes::ConsistencyChecker checker;
   // What the run bulkloaded: its trace's load file, or its key space's keys.
   RunKeys keys = [&] {
@@ -179,7 +212,7 @@ nlohmann::json VerifyTogether(const std::vector<ComputeServerResult>& results) {
     }
     const uint64_t before = checker.recorded();
     try {
-      checker.LoadHistory(stream, widen_ns);
+      checker.LoadHistory(stream, widening.widen_ns);
     } catch (const ConfigError& error) {
       throw ConfigError(history.string() + ": " + error.what());
     }
@@ -192,7 +225,8 @@ nlohmann::json VerifyTogether(const std::vector<ComputeServerResult>& results) {
     }
   }
   nlohmann::json verify = VerifyJson(checker.Check());
-  verify["clock_widening_ns"] = widen_ns;
+  verify["clock_widening_ns"] = widening.widen_ns;
+  verify["clock_drift_ns"] = widening.drift_ns;
   return verify;
 }
 

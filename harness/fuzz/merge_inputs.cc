@@ -100,6 +100,8 @@ MergeInputs::MergeInputs() {
            {"deferred_to_merge", true},
            {"operations_recorded", 3},
            {"clock_uncertainty_ns", 500 * (cs + 1)},
+           {"verified_elapsed_ns", 1'000'000 + 100 * cs},
+           {"verified_uncertainty_ns", 300},
            {"history_file", HistoryName(cs)}}},
          {"wall_clock",
           {{"started_at", "2024-05-0" + std::to_string(cs + 1) + "T10:00:00Z"},

@@ -84,6 +84,35 @@ TEST_F(MergeVerify, HistoryMustHoldWhatItsResultRecorded) {
       << message;
 }
 
+// Server 1's lookup began 30 us after server 0's upsert ended and missed
+// it. With the processes' clocks drifting 60 us apart over the run, as
+// their measures of the run say, that may be clock drift; with no drift it
+// is a violation.
+TEST_F(MergeVerify, ClockDriftOverTheRunWidensTheIntervals) {
+  constexpr uint64_t kKey = 1'000'000;  // not bulkloaded: absent at first
+  indexes::ConsistencyChecker server0;
+  server0.RecordUpsert(0, kKey, 5, 10'000, 20'000);
+  WriteHistory(0, server0);
+  indexes::ConsistencyChecker server1;
+  server1.RecordLookup(1, kKey, std::nullopt, 50'000, 60'000);
+  WriteHistory(1, server1);
+  auto with_drift = [](uint64_t drift_ns) {
+    return [drift_ns](nlohmann::json& r) {
+      const bool second = r["cluster"]["compute_server"] == 1;
+      r["verify"]["operations_recorded"] = 1;
+      r["verify"]["verified_elapsed_ns"] = 1'000'000 + (second ? drift_ns : 0);
+    };
+  };
+  ASSERT_EQ(MergeWith(with_drift(60'000)), "accepted");
+  // Start uncertainties 500 and 1,000 ns, end uncertainty 300 ns.
+  EXPECT_EQ(merged_["verify"]["clock_widening_ns"], 1'000 + 300 + 60'000);
+  EXPECT_EQ(merged_["verify"]["clock_drift_ns"], 60'000);
+  EXPECT_EQ(merged_["verify"]["violations"], 0) << merged_["verify"].dump();
+  ASSERT_EQ(MergeWith(with_drift(0)), "accepted");
+  EXPECT_EQ(merged_["verify"]["clock_widening_ns"], 1'300);
+  EXPECT_EQ(merged_["verify"]["violations"], 1) << merged_["verify"].dump();
+}
+
 TEST_F(MergeVerify, TraceRunsAreCheckedAgainstTheirLoadFile) {
   const std::string load = WriteScratchFile("load.txt",
                                             "INSERT usertable user1 [ field0=a ]\n"
