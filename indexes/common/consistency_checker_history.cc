@@ -79,7 +79,8 @@ uint64_t LaterBy(uint64_t time, uint64_t widen_ns) {
   return time > latest - widen_ns ? latest : time + widen_ns;
 }
 
-Op ReadOp(HistoryReader& reader, uint64_t index, uint64_t range_count, uint64_t widen_ns) {
+// `range_ordinal`: how many range operations came before this one.
+Op ReadOp(HistoryReader& reader, uint64_t index, uint64_t range_ordinal, uint64_t widen_ns) {
   Op op;
   op.key = reader.Get<uint64_t>("operation", index);
   op.arg = reader.Get<uint64_t>("operation", index);
@@ -95,9 +96,12 @@ Op ReadOp(HistoryReader& reader, uint64_t index, uint64_t range_count, uint64_t 
   if (flag > 1) Fail(which + " has flag " + std::to_string(flag) + " (allowed: 0 or 1)");
   op.kind = static_cast<OpKind>(kind);
   op.flag = flag == 1;
-  if (op.kind == OpKind::kRange && op.arg >= range_count) {
-    Fail(which + " refers to range " + std::to_string(op.arg) + " of " +
-         std::to_string(range_count));
+  // SaveHistory writes the ranges in their operations' order; two operations
+  // sharing a range would leave a range unchecked. A range operation beyond
+  // the last range fails the count check after the operations.
+  if (op.kind == OpKind::kRange && op.arg != range_ordinal) {
+    Fail(which + " refers to range " + std::to_string(op.arg) + ", but it is range operation " +
+         std::to_string(range_ordinal) + " (the n-th range operation has the n-th range)");
   }
   // An interval that was already invalid (response before invoke) stays as
   // it is: widening could otherwise hide the problem.
@@ -169,16 +173,8 @@ void ConsistencyChecker::LoadHistory(std::istream& in, uint64_t widen_ns) {
   std::vector<Op> ops;
   uint64_t range_ops = 0;
   for (uint64_t i = 0; i < op_count; ++i) {
-    ops.push_back(ReadOp(reader, i, range_count, widen_ns));
-    if (ops.back().kind != OpKind::kRange) continue;
-    // SaveHistory writes the ranges in their operations' order; two
-    // operations sharing a range would leave a range unchecked.
-    if (ops.back().arg != range_ops) {
-      Fail("operation " + std::to_string(i) + " refers to range " + std::to_string(ops.back().arg) +
-           ", but it is range operation " + std::to_string(range_ops) +
-           " (the n-th range operation has the n-th range)");
-    }
-    ++range_ops;
+    ops.push_back(ReadOp(reader, i, range_ops, widen_ns));
+    if (ops.back().kind == OpKind::kRange) ++range_ops;
   }
   if (range_ops != range_count) {
     Fail(std::to_string(range_ops) + " range operations but " + std::to_string(range_count) +
