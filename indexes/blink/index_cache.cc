@@ -34,6 +34,7 @@ IndexCache::IndexCache(uint64_t capacity_bytes, uint64_t node_bytes, uint64_t se
                        std::shared_ptr<CachedNodeStore> store, bool threads_share)
     : capacity_bytes_(capacity_bytes),
       node_bytes_(node_bytes),
+      capacity_nodes_(node_bytes == 0 ? 0 : capacity_bytes / node_bytes),
       store_(store != nullptr ? std::move(store)
                               : std::make_shared<CachedNodeStore>(nullptr, threads_share)),
       mutex_(threads_share),
@@ -114,7 +115,7 @@ IndexCache::LeafRange IndexCache::FindLeaves(uint64_t from, uint64_t to, size_t 
 }
 
 void IndexCache::Insert(const CachedInternalNode& node) {
-  if (capacity_bytes_ < node_bytes_ || !WellFormed(node)) return;
+  if (capacity_nodes_ == 0 || !WellFormed(node)) return;
   // Intern before locking so lookups are not held up by the store.
   std::shared_ptr<const CachedRoutes> routes = store_->Intern(node);
   const uint64_t low = node.low_fence;
@@ -128,8 +129,8 @@ void IndexCache::Insert(const CachedInternalNode& node) {
   for (const Span& overlapping : by_low_fence_.Overlapping(low, high)) {
     RemoveLocked(SlotOfLocked(overlapping.routes->address));
   }
-  // Terminates: node_bytes_ <= capacity, and every eviction shrinks bytes_.
-  while (bytes_ + node_bytes_ > capacity_bytes_) EvictOneLocked();
+  // Terminates: capacity_nodes_ > 0, and every eviction drops an entry.
+  while (entries_.size() >= capacity_nodes_) EvictOneLocked();
 
   // A new entry counts as just used, or it would be the likeliest next victim.
   const uint64_t now = clock_.fetch_add(1, std::memory_order_relaxed) + 1;
@@ -137,7 +138,6 @@ void IndexCache::Insert(const CachedInternalNode& node) {
       Span{low, high, routes.get(), static_cast<uint32_t>(routes->separator_count()), now});
   slot_by_address_.Put(node.address.Pack(), entries_.size());
   entries_.push_back(Entry{std::move(routes)});
-  bytes_ += node_bytes_;
   ++insertions_;
 }
 
@@ -175,7 +175,6 @@ size_t IndexCache::SlotOfLocked(rdma::GlobalAddress address) const {
 
 void IndexCache::RemoveLocked(size_t slot) {
   Entry& entry = entries_[slot];
-  bytes_ -= node_bytes_;
   by_low_fence_.Erase(entry.routes->low_fence);
   slot_by_address_.Erase(entry.routes->address.Pack());
   // Swap-remove keeps entries_ dense; this drops the entry's routes.
@@ -194,7 +193,7 @@ IndexCacheStats IndexCache::stats() const {
                          evictions_,
                          invalidations_,
                          entries_.size(),
-                         bytes_};
+                         entries_.size() * node_bytes_};
 }
 
 }  // namespace dmbench::indexes

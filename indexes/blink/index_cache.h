@@ -134,6 +134,8 @@ class IndexCache {
 
   const uint64_t capacity_bytes_;
   const uint64_t node_bytes_;
+  // How many nodes fit: Sherman's all_page_cnt.
+  const uint64_t capacity_nodes_;
   const std::shared_ptr<CachedNodeStore> store_;
 
   mutable OptionalMutex<std::shared_mutex> mutex_;
@@ -164,7 +166,6 @@ class IndexCache {
   FlatU64Map slot_by_address_;
   // The entries, densely, so that eviction draws a uniform victim in O(1).
   std::vector<Entry> entries_;
-  uint64_t bytes_ = 0;
   uint64_t insertions_ = 0;
   uint64_t evictions_ = 0;
   uint64_t invalidations_ = 0;
