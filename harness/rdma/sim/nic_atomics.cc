@@ -136,8 +136,10 @@ void NicModel::ExecuteAtomic(Batch& batch, uint32_t index, AtomicBucket& bucket)
     // Nothing of this batch has to queue at its unit.
     ScheduleResponder(batch, index + 1);
   } else {
-    // The rest of this batch queues behind what reached the unit meanwhile.
-    unit->waiting.push_back({&batch, index + 1});
+    // The rest of this batch waits for its unit, ahead of what queued there
+    // meanwhile: behind it, a later batch of its own QP would take effect
+    // first, against the QP's posting order.
+    unit->waiting.push_front({&batch, index + 1});
   }
   if (unit == nullptr) return;
   if (!was_parked) {

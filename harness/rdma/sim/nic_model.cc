@@ -149,6 +149,12 @@ SimTime NicModel::ScheduleRequester(Batch& batch, SimClient& client, uint16_t in
   batch.index = index;
   batch.requests = requests;
   batch.done = 0;
+  // A batch slot is reused from post to post, and a failed run leaves its
+  // batches wherever they were (DropQueuedWork forgets the NICs' side only):
+  // an atomic still marked parked would be answered as a parked one, which
+  // never unblocks its processing unit.
+  batch.waiting_atomic = 0;
+  batch.atomic_parked = false;
   // Each work request is built, then one doorbell rings for the batch.
   const uint16_t server = batch.requests.front().remote.server;
   const SimTime posted = RingDoorbell(

@@ -345,5 +345,34 @@ TEST(Run, ClusterRunsAgainAfterAnExceptionDuringAtomicContention) {
   EXPECT_EQ(cluster->memory(0, MemorySpace::kHost).ReadWord(word.offset), before + 16 * 5);
 }
 
+// As above with four compute servers, whose atomics on the one word wait in
+// parking slots at their bucket: a batch slot that held a parked atomic when
+// the run failed must not pass for a parked one in the next run, which would
+// leave its processing unit blocked and every client behind it waiting.
+TEST(Run, ClusterRunsAgainAfterAnExceptionWhileAtomicsWereParked) {
+  auto cluster = MakeCluster(Shape(4, 1, 4));
+  const GlobalAddress word = GlobalAddress::Host(0, 1 << 20);
+  bool stop = false;
+  EXPECT_THROW(cluster->Run([&](Client& client) {
+    if (client.location().index == 0) {
+      client.SleepUntil(client.NowNanoseconds() + 20'000);
+      stop = true;
+      throw std::runtime_error("give up");
+    }
+    while (!stop) client.FetchAndAdd(word, 1);
+  }),
+               std::runtime_error);
+
+  // Each client's own word now, so that no bucket is busy and nothing parks.
+  const std::string error = RunError(*cluster, [&](Client& client) {
+    const GlobalAddress own = GlobalAddress::Host(0, (2 << 20) + 8 * client.location().index);
+    client.FetchAndAdd(own, 1);
+    uint64_t value = 0;
+    client.Read(own, &value, 8);
+    client.FetchAndAdd(own, 1);
+  });
+  EXPECT_EQ(error, "no error");
+}
+
 }  // namespace
 }  // namespace dmbench::rdma::sim

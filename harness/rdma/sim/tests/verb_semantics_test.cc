@@ -147,6 +147,29 @@ TEST(VerbSemantics, StatsScopeCountsBatchAsOneRoundTrip) {
   });
 }
 
+// Work requests on one QP take effect in posting order, also past an atomic
+// that holds its processing unit: the READ after a CAS in one batch comes
+// before a WRITE that the thread's other coroutine (the same QP) posts while
+// the CAS is on its way.
+TEST(VerbSemantics, PostingOrderOnAQueuePairHoldsPastAnAtomicInABatch) {
+  auto cluster = MakeCluster(SmallTopology(1, 1, 2));
+  const GlobalAddress lock = GlobalAddress::Host(0, kWord);
+  const GlobalAddress data = GlobalAddress::Host(0, 2 * kWord);
+  uint64_t read = 99;
+  cluster->Run([&](Client& client) {
+    if (client.location().coroutine == 0) {
+      WorkRequest batch[2] = {
+          {.verb = Verb::kCompareAndSwap, .remote = lock, .length = 8, .swap = 1},
+          {.verb = Verb::kRead, .remote = data, .local = &read, .length = 8}};
+      client.Execute(batch);
+    } else {
+      const uint64_t one = 1;
+      client.Write(data, &one, 8);
+    }
+  });
+  EXPECT_EQ(read, 0u);
+}
+
 TEST(VerbSemantics, BadAddressesAreRejectedWithTheReason) {
   auto cluster = MakeCluster(SmallTopology(2, 1, 1));
   auto message_of = [&](const SimCluster::ClientBody& body) -> std::string {
