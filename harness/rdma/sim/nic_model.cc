@@ -230,13 +230,19 @@ void NicModel::ScheduleResponder(Batch& batch, uint32_t from, bool reads_at_resu
       queue_pair.last_access_end = std::max(queue_pair.last_access_end, end);
       Respond(batch, end, request.length);
     } else {
-      const SimTime end =
-          host ? responder.pcie_to_host.Serve(start, PcieTransfer(request.length), now) +
-                     pcie_write_latency_
-               : start + on_chip_access_;
-      timing.dma_start = start;
+      // Its lines land from when its PCIe transfer starts, which may be after
+      // it reaches the memory (a busy bus), until the transfer's last write.
+      SimTime dma_start = start;
+      SimTime end = start + on_chip_access_;
+      if (host) {
+        const SimTime transfer = PcieTransfer(request.length);
+        const SimTime transferred = responder.pcie_to_host.Serve(start, transfer, now);
+        dma_start = transferred - transfer;
+        end = transferred + pcie_write_latency_;
+      }
+      timing.dma_start = dma_start;
       timing.dma_end = end;
-      events_.Push(start, EventKind::kExecuteWrite, &client, i, batch.index);
+      events_.Push(dma_start, EventKind::kExecuteWrite, &client, i, batch.index);
       queue_pair.last_write_end = std::max(queue_pair.last_write_end, end);
       queue_pair.last_access_end = std::max(queue_pair.last_access_end, end);
       Respond(batch, end, 0);

@@ -335,5 +335,43 @@ TEST(DmaTearingQuiet, ReadersRunAfterAWriterRunNeverTear) {
   EXPECT_EQ(cluster->torn_reads(), torn_while_writing);
 }
 
+// A WRITE's lines land from when its PCIe transfer starts, not from when it
+// reaches the memory server: behind another WRITE on the bus, it is not seen
+// before its turn. Two 64 KiB loopback WRITEs are posted together; the second
+// one's transfer waits about 5 us for the first, and a READ of it done within
+// that wait sees the old bytes.
+TEST(DmaTearing, AWriteQueuedOnPcieLandsOnlyOnceItsTransferStarts) {
+  Topology topology = SmallTopology(1, 1, 1);
+  topology.threads_per_compute_server = 3;
+  topology.colocated = true;
+  auto cluster = MakeCluster(topology);
+  constexpr uint32_t kBytes = 64 << 10;
+  const GlobalAddress first = GlobalAddress::Host(0, 1 << 20);
+  const GlobalAddress second = GlobalAddress::Host(0, 2 << 20);
+  uint64_t early = 0;
+  uint64_t early_done_ns = 0;
+  uint64_t late = 0;
+  cluster->Run([&](Client& client) {
+    const std::vector<uint8_t> ones(kBytes, 1);
+    switch (client.location().thread) {
+      case 0:
+        client.Write(first, ones.data(), kBytes);
+        break;
+      case 1:
+        client.Write(second, ones.data(), kBytes);
+        break;
+      default:
+        client.SleepUntil(2'000);
+        client.Read(second, &early, sizeof(early));
+        early_done_ns = client.NowNanoseconds();
+        client.SleepUntil(20'000);
+        client.Read(second, &late, sizeof(late));
+    }
+  });
+  ASSERT_LT(early_done_ns, 4'500u) << "the READ must end before the second transfer starts";
+  EXPECT_EQ(early, 0u);
+  EXPECT_EQ(late, 0x0101010101010101u);
+}
+
 }  // namespace
 }  // namespace dmbench::rdma::sim
