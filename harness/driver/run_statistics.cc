@@ -146,13 +146,9 @@ rdma::OpStats VerbsFromJson(JsonObjectReader reader) {
 }
 
 indexes::IndexOpStats IndexFromJson(JsonObjectReader reader) {
-  constexpr uint64_t kMax32 = std::numeric_limits<uint32_t>::max();
-  auto counter = [&](const std::string& key) {
-    return static_cast<uint32_t>(RequiredUnsigned(reader, key, kMax32));
-  };
   indexes::IndexOpStats index;
   for (const indexes::IndexOpCounter& field : indexes::IndexOpStats::Counters()) {
-    index.*field.member = counter(field.name);
+    index.*field.member = RequiredUnsigned(reader, field.name);
   }
   index.write_back_bytes = RequiredUnsigned(reader, "write_back_bytes");
   return index;

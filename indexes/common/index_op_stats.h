@@ -14,29 +14,31 @@ struct IndexOpStats;
 
 struct IndexOpCounter {
   const char* name;  // the key in a result's "index" object
-  uint32_t IndexOpStats::*member;
+  uint64_t IndexOpStats::*member;
 };
 
 struct IndexOpStats {
-  uint32_t read_retries = 0;        // re-reads of a node that failed its check
-  uint32_t slow_read_retries = 0;   // re-reads because a READ outlasted the version wrap window
-  uint32_t slow_reads_trusted = 0;  // READs past that window trusted, as wrap_retry allows
-  uint32_t lock_retries = 0;        // failed CAS while acquiring a global lock
-  uint32_t handovers = 0;           // locks received from a local predecessor
-  uint32_t splits = 0;              // nodes split, at any level
-  uint32_t cache_hits = 0;          // level-1 cache routed the operation
-  uint32_t cache_misses = 0;
-  uint32_t wrong_turns = 0;            // a cache or traversal step led to the wrong node
-  uint32_t sibling_chases = 0;         // B-link moves right past a concurrent split
-  uint32_t torn_entries_returned = 0;  // an entry passed the check with torn wide bytes
+  uint64_t read_retries = 0;        // re-reads of a node that failed its check
+  uint64_t slow_read_retries = 0;   // re-reads because a READ outlasted the version wrap window
+  uint64_t slow_reads_trusted = 0;  // READs past that window trusted, as wrap_retry allows
+  uint64_t lock_retries = 0;        // failed CAS while acquiring a global lock
+  uint64_t handovers = 0;           // locks received from a local predecessor
+  uint64_t splits = 0;              // nodes split, at any level
+  uint64_t cache_hits = 0;          // level-1 cache routed the operation
+  uint64_t cache_misses = 0;
+  uint64_t wrong_turns = 0;            // a cache or traversal step led to the wrong node
+  uint64_t sibling_chases = 0;         // B-link moves right past a concurrent split
+  uint64_t torn_entries_returned = 0;  // an entry passed the check with torn wide bytes
   // Speculative lookup (SMART-BT): lookups answered by the one cacheline
   // their key-address hint points to, and hints whose line no longer held
   // the key (the lookup then took the regular path).
-  uint32_t speculative_hits = 0;
-  uint32_t speculative_misses = 0;
+  uint64_t speculative_hits = 0;
+  uint64_t speculative_misses = 0;
   uint64_t write_back_bytes = 0;  // node data written (lock words not included)
 
-  // Every 32-bit counter above, in declaration order.
+  // Every counter above, in declaration order. 64 bits, as their sums over a
+  // run are: a run of simulated minutes, or several servers merged, passes
+  // 2^32 lock retries or cache hits.
   static std::span<const IndexOpCounter> Counters();
 
   IndexOpStats& operator+=(const IndexOpStats& other) {

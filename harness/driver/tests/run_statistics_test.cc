@@ -66,16 +66,16 @@ RunStatistics Recorded(uint64_t seed, int operations, bool open_loop = false) {
     verbs.bytes_read = random.NextU64() % 10000;
     verbs.bytes_written = random.NextU64() % 3000;
     indexes::IndexOpStats index;
-    index.read_retries = static_cast<uint32_t>(random.NextU64() % 3);
-    index.slow_read_retries = static_cast<uint32_t>(random.NextU64() % 2);
-    index.lock_retries = static_cast<uint32_t>(random.NextU64() % 200);
-    index.handovers = static_cast<uint32_t>(random.NextU64() % 2);
-    index.splits = static_cast<uint32_t>(random.NextU64() % 2);
-    index.cache_hits = static_cast<uint32_t>(random.NextU64() % 2);
-    index.cache_misses = static_cast<uint32_t>(random.NextU64() % 2);
-    index.wrong_turns = static_cast<uint32_t>(random.NextU64() % 2);
-    index.sibling_chases = static_cast<uint32_t>(random.NextU64() % 2);
-    index.torn_entries_returned = static_cast<uint32_t>(random.NextU64() % 2);
+    index.read_retries = (random.NextU64() % 3);
+    index.slow_read_retries = (random.NextU64() % 2);
+    index.lock_retries = (random.NextU64() % 200);
+    index.handovers = (random.NextU64() % 2);
+    index.splits = (random.NextU64() % 2);
+    index.cache_hits = (random.NextU64() % 2);
+    index.cache_misses = (random.NextU64() % 2);
+    index.wrong_turns = (random.NextU64() % 2);
+    index.sibling_chases = (random.NextU64() % 2);
+    index.torn_entries_returned = (random.NextU64() % 2);
     index.write_back_bytes = 64 + random.NextU64() % 4096;
     const uint64_t intended = open_loop ? latency + 1 + random.NextU64() % 100000 : 0;
     statistics.Record(type, latency, intended, verbs, index);
@@ -98,6 +98,22 @@ TEST(RunStatisticsFromJson, RebuiltStatisticsMergeLikeTheOriginals) {
   rebuilt.Merge(RunStatistics::FromJson(second.ToJson(kMeasuredSeconds)));
   first.Merge(second);
   ExpectSameJson(rebuilt.ToJson(kMeasuredSeconds), first.ToJson(kMeasuredSeconds));
+}
+
+// Index counters sum over a run, and merge sums them over servers: totals
+// past 2^32 (minutes of simulated lock spinning) neither wrap nor are refused.
+TEST(RunStatisticsFromJson, IndexTotalsPast32BitsRoundTripAndMerge) {
+  constexpr uint64_t kLarge = uint64_t{3} << 31;
+  RunStatistics statistics;
+  indexes::IndexOpStats index;
+  index.lock_retries = kLarge;
+  index.cache_hits = kLarge;
+  statistics.Record(OpType::kInsert, 1000, 0, rdma::OpStats{}, index);
+  RunStatistics merged = RunStatistics::FromJson(statistics.ToJson(kMeasuredSeconds));
+  merged.Merge(statistics);
+  const nlohmann::json totals = merged.ToJson(kMeasuredSeconds)["overall"]["index"];
+  EXPECT_EQ(totals["lock_retries"].get<uint64_t>(), 2 * kLarge);
+  EXPECT_EQ(totals["cache_hits"].get<uint64_t>(), 2 * kLarge);
 }
 
 TEST(RunStatisticsFromJson, RoundTripsARealRun) {
