@@ -120,6 +120,7 @@ void NicModel::ExecuteAtomic(Batch& batch, uint32_t index, AtomicBucket& bucket)
   QueuePair& queue_pair = QueuePairOf(*batch.client, server);
   queue_pair.last_write_end = std::max(queue_pair.last_write_end, now + occupancy);
   queue_pair.last_access_end = std::max(queue_pair.last_access_end, now + occupancy);
+  queue_pair.atomic_pending = false;
   Respond(batch, answered, 8);
   ProcessingUnit* unit = UnitOf(*batch.client, server);
   const bool was_parked = batch.atomic_parked;
@@ -141,12 +142,17 @@ void NicModel::ExecuteAtomic(Batch& batch, uint32_t index, AtomicBucket& bucket)
     // first, against the QP's posting order.
     unit->waiting.push_front({&batch, index + 1});
   }
-  if (unit == nullptr) return;
-  if (!was_parked) {
-    // It held its unit until answered.
-    UnblockUnit(*unit, answered);
+  if (unit == nullptr) {
+    ReleaseQueuePair(queue_pair);
     return;
   }
+  if (!was_parked) {
+    // It held its unit until answered, and so everything its QP posted later.
+    UnblockUnit(*unit, answered);
+    ReleaseQueuePair(queue_pair);
+    return;
+  }
+  ReleaseQueuePair(queue_pair);
   // Its parking slot goes to the longest-waiting atomic that holds a unit.
   Nic& nic = ResponderNic(server);
   --nic.parked_atomics;
@@ -169,6 +175,16 @@ void NicModel::UnblockUnit(ProcessingUnit& unit, SimTime answered) {
   }
 }
 
+void NicModel::ReleaseQueuePair(QueuePair& queue_pair) {
+  size_t next = 0;
+  while (!queue_pair.atomic_pending && next < queue_pair.waiting.size()) {
+    const ProcessingUnit::Waiting request = queue_pair.waiting[next++];
+    ScheduleResponder(*request.batch, request.index);
+  }
+  queue_pair.waiting.erase(queue_pair.waiting.begin(),
+                           queue_pair.waiting.begin() + static_cast<std::ptrdiff_t>(next));
+}
+
 void NicModel::DropQueuedWork() {
   for (Nic& nic : nics_) {
     for (AtomicBucket& bucket : nic.buckets) {
@@ -185,6 +201,10 @@ void NicModel::DropQueuedWork() {
     nic.slot_waiters.clear();
     nic.outstanding_requests = 0;
     nic.completions = {};
+  }
+  for (QueuePair& queue_pair : queue_pairs_) {
+    queue_pair.atomic_pending = false;
+    queue_pair.waiting.clear();
   }
 }
 

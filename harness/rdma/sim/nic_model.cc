@@ -111,6 +111,7 @@ bool NicModel::ReadsMayWaitForResume(const SimClient& client) {
     const uint16_t server = batch.requests.front().remote.server;
     const ProcessingUnit* unit = UnitOf(client, server);
     if (unit != nullptr && unit->blocked) return false;
+    if (QueuePairOf(client, server).atomic_pending) return false;
     for (const WorkRequest& request : batch.requests) {
       if (IsAtomic(request.verb)) return false;
     }
@@ -201,11 +202,18 @@ void NicModel::ScheduleResponder(Batch& batch, uint32_t from, bool reads_at_resu
       }
       start = std::max(start, unit->free_at);
     }
+    if (queue_pair.atomic_pending) {
+      // An earlier atomic of its own QP, parked or not held up by a unit,
+      // has not executed: the QP's requests take effect in posting order.
+      queue_pair.waiting.push_back({&batch, i});
+      return;
+    }
 
     if (IsAtomic(request.verb)) {
       // Its outcome, and so everything after it on this QP, is known only when
       // the atomic unit executes it; until then it holds its processing unit.
       if (unit != nullptr) unit->blocked = true;
+      queue_pair.atomic_pending = true;
       events_.Push(start, EventKind::kAtomicArrival, &client, i, batch.index);
       return;
     }

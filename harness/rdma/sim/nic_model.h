@@ -142,6 +142,12 @@ class NicModel {
     SimTime last_access_end = 0;            // writes wait for everything before
     uint32_t unit = 0;                      // its processing unit at the responder
     uint32_t doorbell = kLockFreeDoorbell;  // index into its requester's shared doorbells
+    // An atomic of this QP is on its way or waiting, not yet executed: what
+    // the QP posted after it waits too, in `waiting`, in posting order. (A
+    // blocked processing unit holds them as well; this is what holds them
+    // when the atomic sits in a parking slot, or units are not modelled.)
+    bool atomic_pending = false;
+    std::vector<ProcessingUnit::Waiting> waiting;
   };
   static constexpr uint32_t kLockFreeDoorbell = UINT32_MAX;
 
@@ -192,6 +198,9 @@ class NicModel {
   void Park(Nic& nic, Batch& batch, uint32_t index, bool queued);
   // After an atomic is answered: its unit serves what queued behind it.
   void UnblockUnit(ProcessingUnit& unit, SimTime answered);
+  // After a QP's atomic executed: what the QP posted after it goes on, in
+  // order, until another atomic of the QP holds the rest.
+  void ReleaseQueuePair(QueuePair& queue_pair);
   SimTime Now() const;
 
   Nic& RequesterNic(const SimClient& client) {

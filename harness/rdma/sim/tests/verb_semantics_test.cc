@@ -170,6 +170,58 @@ TEST(VerbSemantics, PostingOrderOnAQueuePairHoldsPastAnAtomicInABatch) {
   EXPECT_EQ(read, 0u);
 }
 
+// The same when the atomic waits in a parking slot, which frees its
+// processing unit for other QPs but not for its own: compute server 0's CAS
+// holds the word's bucket, so compute server 1's CAS parks; a WRITE of the
+// word that the thread's other coroutine posts after it takes effect after it.
+TEST(VerbSemantics, PostingOrderOnAQueuePairHoldsPastAParkedAtomic) {
+  auto cluster = MakeCluster(SmallTopology(1, 2, 2));
+  const GlobalAddress word = GlobalAddress::Host(0, kWord);
+  uint64_t parked_saw = 0;
+  cluster->Run([&](Client& client) {
+    const ClientLocation where = client.location();
+    if (where.compute_server == 0 && where.coroutine == 0) {
+      client.CompareAndSwap(word, 0, 7);
+    } else if (where.compute_server == 1 && where.coroutine == 0) {
+      parked_saw = client.CompareAndSwap(word, 7, 1);
+    } else if (where.compute_server == 1) {
+      const uint64_t five = 5;
+      client.Write(word, &five, 8);
+    }
+  });
+  EXPECT_EQ(parked_saw, 7u);
+  EXPECT_EQ(cluster->memory(0, MemorySpace::kHost).ReadWord(kWord), 5u);
+}
+
+// And with processing units not modelled, where only the atomic's own QP
+// waits for it: a second CAS waits at the first one's bucket, and a WRITE
+// the thread posts after it must not pass it.
+TEST(VerbSemantics, PostingOrderOnAQueuePairHoldsPastAnAtomicWithoutUnits) {
+  NicProfile profile = test_support::DefaultProfile();
+  profile.processing_units = 0;
+  profile.atomic_parking_slots = 0;
+  auto cluster = MakeCluster(SmallTopology(1, 1, 3), profile);
+  const GlobalAddress first = GlobalAddress::Host(0, kWord);
+  // The same 12 low address bits: the same atomic bucket.
+  const GlobalAddress second = GlobalAddress::Host(0, kWord + 4096 * 8);
+  uint64_t second_saw = 99;
+  cluster->Run([&](Client& client) {
+    switch (client.location().coroutine) {
+      case 0:
+        client.CompareAndSwap(first, 0, 1);
+        break;
+      case 1:
+        second_saw = client.CompareAndSwap(second, 0, 1);
+        break;
+      default: {
+        const uint64_t five = 5;
+        client.Write(second, &five, 8);
+      }
+    }
+  });
+  EXPECT_EQ(second_saw, 0u);
+}
+
 TEST(VerbSemantics, BadAddressesAreRejectedWithTheReason) {
   auto cluster = MakeCluster(SmallTopology(2, 1, 1));
   auto message_of = [&](const SimCluster::ClientBody& body) -> std::string {
