@@ -38,7 +38,8 @@ inline bool HasShortVersions(Consistency consistency) {
 enum class WrapRetry : uint8_t {
   kNone,     // none: trusts every READ, as the authors' code does (Tree.cpp times no READ)
   kLookups,  // a lookup's leaf READ; range queries trust their leaf batches
-  kAll,      // every READ, lookups and range batches alike, as §4.4 describes
+  kAll,      // every leaf READ, lookups and range batches alike, as §4.4 describes; internal
+             // nodes (read on a cache miss) are not timed
 };
 
 struct TreeOptions {
