@@ -48,7 +48,6 @@ nlohmann::json IndexJson(const indexes::IndexOpStats& index) {
   const uint64_t lookups = index.cache_hits + index.cache_misses;
   json["cache_hit_ratio"] =
       lookups > 0 ? static_cast<double>(index.cache_hits) / static_cast<double>(lookups) : 0.0;
-  json["write_back_bytes"] = index.write_back_bytes;
   return json;
 }
 
@@ -150,7 +149,6 @@ indexes::IndexOpStats IndexFromJson(JsonObjectReader reader) {
   for (const indexes::IndexOpCounter& field : indexes::IndexOpStats::Counters()) {
     index.*field.member = RequiredUnsigned(reader, field.name);
   }
-  index.write_back_bytes = RequiredUnsigned(reader, "write_back_bytes");
   return index;
 }
 

@@ -45,7 +45,6 @@ struct IndexOpStats {
     for (const IndexOpCounter& counter : Counters()) {
       this->*counter.member += other.*counter.member;
     }
-    write_back_bytes += other.write_back_bytes;
     return *this;
   }
 };
@@ -66,6 +65,7 @@ inline std::span<const IndexOpCounter> IndexOpStats::Counters() {
       {"torn_entries_returned", &S::torn_entries_returned},
       {"speculative_hits", &S::speculative_hits},
       {"speculative_misses", &S::speculative_misses},
+      {"write_back_bytes", &S::write_back_bytes},
   };
   return kCounters;
 }
