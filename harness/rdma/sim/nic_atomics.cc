@@ -142,17 +142,11 @@ void NicModel::ExecuteAtomic(Batch& batch, uint32_t index, AtomicBucket& bucket)
     // first, against the QP's posting order.
     unit->waiting.push_front({&batch, index + 1});
   }
-  if (unit == nullptr) {
-    ReleaseQueuePair(queue_pair);
-    return;
-  }
-  if (!was_parked) {
-    // It held its unit until answered, and so everything its QP posted later.
-    UnblockUnit(*unit, answered);
-    ReleaseQueuePair(queue_pair);
-    return;
-  }
+  // Unparked, it held its unit until answered, and so everything its QP
+  // posted later.
+  if (unit != nullptr && !was_parked) UnblockUnit(*unit, answered);
   ReleaseQueuePair(queue_pair);
+  if (unit == nullptr || !was_parked) return;
   // Its parking slot goes to the longest-waiting atomic that holds a unit.
   Nic& nic = ResponderNic(server);
   --nic.parked_atomics;
