@@ -16,6 +16,15 @@
 // one of the NIC's parking slots (atomic_parking_slots), releasing its unit
 // until the bucket grants it; with every slot taken it waits on its unit.
 // With units off (processing_units 0) only the atomic's own QP waits.
+//
+// The model schedules a request when it is posted, before it gets to its
+// unit. So a unit knows when the atomic that will hold it gets there
+// (ProcessingUnit::held_from), and a request of another QP that reaches the
+// unit first goes ahead; an atomic that gets there first takes the unit, and
+// the one it overtook waits behind it (Displace). The converse is not
+// modelled: a request already scheduled is not held back by an atomic that
+// is posted after it yet overtakes it on the way, since its reservations of
+// links and PCIe are made.
 #include <algorithm>
 
 #include "harness/rdma/sim/nic_model.h"
@@ -24,6 +33,10 @@
 namespace dmbench::rdma::sim {
 
 void NicModel::AtomicArrives(Batch& batch, uint32_t index) {
+  if (batch.stale_arrivals > 0) {
+    --batch.stale_arrivals;  // displaced on its way: it arrives again later
+    return;
+  }
   const GlobalAddress& address = batch.requests[index].remote;
   AtomicBucket& bucket = ResponderNic(address.server).buckets[BucketOf(address)];
   if (bucket.queue == kNoQueue && bucket.free_at <= Now()) {
@@ -120,7 +133,7 @@ void NicModel::ExecuteAtomic(Batch& batch, uint32_t index, AtomicBucket& bucket)
   QueuePair& queue_pair = QueuePairOf(*batch.client, server);
   queue_pair.last_write_end = std::max(queue_pair.last_write_end, now + occupancy);
   queue_pair.last_access_end = std::max(queue_pair.last_access_end, now + occupancy);
-  queue_pair.atomic_pending = false;
+  queue_pair.pending_atomic = {};
   Respond(batch, answered, 8);
   ProcessingUnit* unit = UnitOf(*batch.client, server);
   const bool was_parked = batch.atomic_parked;
@@ -133,14 +146,16 @@ void NicModel::ExecuteAtomic(Batch& batch, uint32_t index, AtomicBucket& bucket)
         [&](const UnparkedAtomic& w) { return w.batch == &batch && w.index == index; });
     if (waiter != nic.slot_waiters.end()) nic.slot_waiters.erase(waiter);
   }
-  if (unit == nullptr || index + 1 == batch.requests.size() || (was_parked && !unit->blocked)) {
-    // Nothing of this batch has to queue at its unit.
+  // The rest of this batch comes before what queued at its unit meanwhile:
+  // behind it, a later batch of its own QP would take effect first, against
+  // the QP's posting order.
+  if (unit == nullptr || index + 1 == batch.requests.size()) {
     ScheduleResponder(batch, index + 1);
+  } else if (was_parked) {
+    ScheduleResponder(batch, index + 1, /*reads_at_resume=*/false, /*first_in_line=*/true);
   } else {
-    // The rest of this batch waits for its unit, ahead of what queued there
-    // meanwhile: behind it, a later batch of its own QP would take effect
-    // first, against the QP's posting order.
     unit->waiting.push_front({&batch, index + 1});
+    ++queue_pair.unit_queued;
   }
   // Unparked, it held its unit until answered, and so everything its QP
   // posted later.
@@ -160,18 +175,34 @@ void NicModel::ExecuteAtomic(Batch& batch, uint32_t index, AtomicBucket& bucket)
 void NicModel::UnblockUnit(ProcessingUnit& unit, SimTime answered) {
   unit.blocked = false;
   unit.free_at = std::max(unit.free_at, answered);
-  // Serve the queue in order until an atomic takes the unit again; what is
-  // left keeps its place.
-  while (!unit.blocked && !unit.waiting.empty()) {
+  ServeUnitQueue(unit);
+}
+
+void NicModel::ServeUnitQueue(ProcessingUnit& unit) {
+  // In order until an atomic holds the unit again, or will before the front
+  // gets there; what is left keeps its place.
+  while (!unit.waiting.empty()) {
     const ProcessingUnit::Waiting next = unit.waiting.front();
+    QueuePair& queue_pair = QueuePairOf(*next.batch);
+    if (unit.blocked && UnitArrival(*next.batch, next.index, queue_pair, &unit) >= unit.held_from) {
+      return;
+    }
     unit.waiting.pop_front();
-    ScheduleResponder(*next.batch, next.index);
+    --queue_pair.unit_queued;
+    ScheduleResponder(*next.batch, next.index, /*reads_at_resume=*/false, /*first_in_line=*/true);
   }
+}
+
+void NicModel::Displace(ProcessingUnit& unit) {
+  const ProcessingUnit::Waiting holder = unit.holder;
+  ++holder.batch->stale_arrivals;
+  unit.waiting.push_front(holder);
+  ++QueuePairOf(*holder.batch).unit_queued;
 }
 
 void NicModel::ReleaseQueuePair(QueuePair& queue_pair) {
   size_t next = 0;
-  while (!queue_pair.atomic_pending && next < queue_pair.waiting.size()) {
+  while (queue_pair.pending_atomic.batch == nullptr && next < queue_pair.waiting.size()) {
     const ProcessingUnit::Waiting request = queue_pair.waiting[next++];
     ScheduleResponder(*request.batch, request.index);
   }
@@ -190,6 +221,7 @@ void NicModel::DropQueuedWork() {
     for (ProcessingUnit& unit : nic.units) {
       unit.waiting.clear();
       unit.blocked = false;
+      unit.holder = {};
     }
     nic.parked_atomics = 0;
     nic.slot_waiters.clear();
@@ -197,8 +229,9 @@ void NicModel::DropQueuedWork() {
     nic.completions = {};
   }
   for (QueuePair& queue_pair : queue_pairs_) {
-    queue_pair.atomic_pending = false;
+    queue_pair.pending_atomic = {};
     queue_pair.waiting.clear();
+    queue_pair.unit_queued = 0;
   }
 }
 

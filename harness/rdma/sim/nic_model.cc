@@ -111,7 +111,7 @@ bool NicModel::ReadsMayWaitForResume(const SimClient& client) {
     const uint16_t server = batch.requests.front().remote.server;
     const ProcessingUnit* unit = UnitOf(client, server);
     if (unit != nullptr && unit->blocked) return false;
-    if (QueuePairOf(client, server).atomic_pending) return false;
+    if (QueuePairOf(client, server).pending_atomic.batch != nullptr) return false;
     for (const WorkRequest& request : batch.requests) {
       if (IsAtomic(request.verb)) return false;
     }
@@ -156,6 +156,7 @@ SimTime NicModel::ScheduleRequester(Batch& batch, SimClient& client, uint16_t in
   // never unblocks its processing unit.
   batch.waiting_atomic = 0;
   batch.atomic_parked = false;
+  batch.stale_arrivals = 0;
   // Each work request is built, then one doorbell rings for the batch.
   const uint16_t server = batch.requests.front().remote.server;
   const SimTime posted = RingDoorbell(
@@ -181,7 +182,18 @@ SimTime NicModel::ScheduleRequester(Batch& batch, SimClient& client, uint16_t in
   return posted;
 }
 
-void NicModel::ScheduleResponder(Batch& batch, uint32_t from, bool reads_at_resume) {
+SimTime NicModel::UnitArrival(const Batch& batch, uint32_t index, const QueuePair& queue_pair,
+                              const ProcessingUnit* unit) const {
+  SimTime start = std::max(batch.timing[index].arrival, queue_pair.last_write_end);
+  if (batch.requests[index].verb != Verb::kRead) {
+    start = std::max(start, queue_pair.last_access_end);
+  }
+  if (unit != nullptr) start = std::max(start, unit->free_at);
+  return start;
+}
+
+void NicModel::ScheduleResponder(Batch& batch, uint32_t from, bool reads_at_resume,
+                                 bool first_in_line) {
   SimClient& client = *batch.client;
   const uint16_t server = batch.requests.front().remote.server;
   Nic& responder = ResponderNic(server);
@@ -192,28 +204,38 @@ void NicModel::ScheduleResponder(Batch& batch, uint32_t from, bool reads_at_resu
     const WorkRequest& request = batch.requests[i];
     SimClient::Timing& timing = batch.timing[i];
     const bool host = request.remote.space == MemorySpace::kHost;
-    SimTime start = std::max(timing.arrival, queue_pair.last_write_end);
-    if (request.verb != Verb::kRead) start = std::max(start, queue_pair.last_access_end);
-    if (unit != nullptr) {
-      if (unit->blocked) {
-        // An atomic ahead of it on its processing unit has not been answered.
-        unit->waiting.push_back({&batch, i});
-        return;
-      }
-      start = std::max(start, unit->free_at);
+    const SimTime start = UnitArrival(batch, i, queue_pair, unit);
+    const ProcessingUnit::Waiting self{&batch, i};
+    if (queue_pair.pending_atomic.batch != nullptr &&
+        (queue_pair.pending_atomic.batch != &batch || queue_pair.pending_atomic.index != i)) {
+      // An earlier atomic of its own QP has not executed: the QP's requests
+      // take effect in posting order.
+      queue_pair.waiting.push_back(self);
+      return;
     }
-    if (queue_pair.atomic_pending) {
-      // An earlier atomic of its own QP, parked or not held up by a unit,
-      // has not executed: the QP's requests take effect in posting order.
-      queue_pair.waiting.push_back({&batch, i});
+    if (unit != nullptr && unit->blocked &&
+        (start >= unit->held_from || (queue_pair.unit_queued > 0 && !first_in_line))) {
+      // An atomic holds its processing unit when it gets there, or will
+      // have got there first.
+      if (first_in_line) {
+        unit->waiting.push_front(self);
+      } else {
+        unit->waiting.push_back(self);
+      }
+      ++queue_pair.unit_queued;
       return;
     }
 
     if (IsAtomic(request.verb)) {
       // Its outcome, and so everything after it on this QP, is known only when
       // the atomic unit executes it; until then it holds its processing unit.
-      if (unit != nullptr) unit->blocked = true;
-      queue_pair.atomic_pending = true;
+      if (unit != nullptr) {
+        if (unit->blocked) Displace(*unit);
+        unit->blocked = true;
+        unit->held_from = start;
+        unit->holder = self;
+      }
+      queue_pair.pending_atomic = self;
       events_.Push(start, EventKind::kAtomicArrival, &client, i, batch.index);
       return;
     }

@@ -84,15 +84,23 @@ class NicModel {
   };
   static constexpr uint32_t kNoQueue = UINT32_MAX;
   static_assert(sizeof(AtomicBucket) == kBytesPerAtomicBucket);
-  // A responder processing unit. Requests of its QPs pass it in order; an
-  // atomic blocks it until answered (see nic_atomics.cc).
+  // A responder processing unit. Requests of its QPs pass it in the order
+  // they reach it; an atomic holds it from when it gets there until answered
+  // (see nic_atomics.cc).
   struct ProcessingUnit {
-    SimTime free_at = 0;  // the last blocking atomic's answer
-    bool blocked = false;
+    SimTime free_at = 0;  // the last holding atomic's answer
     struct Waiting {
-      Batch* batch;
-      uint32_t index;  // the first request of `batch` not yet scheduled
+      Batch* batch = nullptr;
+      uint32_t index = 0;  // the first request of `batch` not yet scheduled
     };
+    // An atomic holds the unit, or will from `held_from` on: it is scheduled
+    // when posted, before it gets there, and what reaches the unit earlier
+    // goes ahead of it.
+    bool blocked = false;
+    SimTime held_from = 0;
+    Waiting holder;  // that atomic
+    // What reached the unit while it was held, in order, and the rest of a
+    // batch whose atomic held it, in front.
     std::deque<Waiting> waiting;
   };
   // An atomic that found its bucket busy and holds its processing unit
@@ -142,12 +150,16 @@ class NicModel {
     SimTime last_access_end = 0;            // writes wait for everything before
     uint32_t unit = 0;                      // its processing unit at the responder
     uint32_t doorbell = kLockFreeDoorbell;  // index into its requester's shared doorbells
-    // An atomic of this QP is on its way or waiting, not yet executed: what
-    // the QP posted after it waits too, in `waiting`, in posting order. (A
-    // blocked processing unit holds them as well; this is what holds them
-    // when the atomic sits in a parking slot, or units are not modelled.)
-    bool atomic_pending = false;
+    // An atomic of this QP on its way or waiting, not yet executed (batch
+    // null: none): what the QP posted after it waits in `waiting`, in
+    // posting order, also while the atomic sits in a parking slot or units
+    // are not modelled.
+    ProcessingUnit::Waiting pending_atomic;
     std::vector<ProcessingUnit::Waiting> waiting;
+    // Its requests in its unit's `waiting`: while there are any, what it
+    // posts later queues behind them, even if it would reach the unit
+    // before the atomic that holds it.
+    uint32_t unit_queued = 0;
   };
   static constexpr uint32_t kLockFreeDoorbell = UINT32_MAX;
 
@@ -171,9 +183,19 @@ class NicModel {
   void NoteCompletion(Nic& nic, SimTime done, uint32_t requests);
 
   // Schedules the batch's requests from `from` on until one must wait (an
-  // atomic, or a blocked processing unit). `reads_at_resume`: its READs go
-  // to the client's reads_at_resume_ instead of having events (see Post).
-  void ScheduleResponder(Batch& batch, uint32_t from, bool reads_at_resume = false);
+  // atomic, or a held processing unit). `reads_at_resume`: its READs go to
+  // the client's reads_at_resume_ instead of having events (see Post).
+  // `first_in_line`: nothing its QP posted earlier waits at its unit (it
+  // comes from the front of the unit's queue, or is the rest of an atomic's
+  // batch), so it may pass a holder that has not arrived yet, and what must
+  // wait goes to the front of the unit's queue.
+  void ScheduleResponder(Batch& batch, uint32_t from, bool reads_at_resume = false,
+                         bool first_in_line = false);
+  // When request `index` of `batch` may reach its processing unit (`unit`
+  // null: units are not modelled), as its QP's order and the unit's last
+  // holder allow.
+  SimTime UnitArrival(const Batch& batch, uint32_t index, const QueuePair& queue_pair,
+                      const ProcessingUnit* unit) const;
   // Whether every batch of `client`'s post is scheduled at once, with no
   // atomic or blocked processing unit to wait for, and its READs need no
   // randomness: then they may be resolved when the client resumes.
@@ -198,6 +220,13 @@ class NicModel {
   void Park(Nic& nic, Batch& batch, uint32_t index, bool queued);
   // After an atomic is answered: its unit serves what queued behind it.
   void UnblockUnit(ProcessingUnit& unit, SimTime answered);
+  // Serves the unit's queue in order, while the unit is free or the front
+  // reaches it before its holder does.
+  void ServeUnitQueue(ProcessingUnit& unit);
+  // An atomic reaches `unit` before the holder that has not got there yet:
+  // the holder goes to the front of the unit's queue, and its arrival event
+  // is ignored (Batch::stale_arrivals).
+  void Displace(ProcessingUnit& unit);
   // After a QP's atomic executed: what the QP posted after it goes on, in
   // order, until another atomic of the QP holds the rest.
   void ReleaseQueuePair(QueuePair& queue_pair);
@@ -212,6 +241,9 @@ class NicModel {
   }
   QueuePair& QueuePairOf(const SimClient& client, uint16_t server) {
     return queue_pairs_[static_cast<size_t>(client.thread_.index) * memory_servers_ + server];
+  }
+  QueuePair& QueuePairOf(const Batch& batch) {
+    return QueuePairOf(*batch.client, batch.requests.front().remote.server);
   }
   ProcessingUnit* UnitOf(const SimClient& client, uint16_t server) {
     if (!units_modelled_) return nullptr;

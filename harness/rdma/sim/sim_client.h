@@ -71,6 +71,9 @@ class SimClient final : public Client {
     uint32_t waiting_atomic = 0;  // while queued at an atomic bucket: which request
     bool atomic_parked = false;   // that atomic sits in a parking slot, not on its unit
     bool detached = false;        // posted without waiting: nobody resumes on it
+    // Arrival events of its atomic still to come that are void: it was
+    // displaced on its way to its unit, and rescheduled (NicModel::Displace).
+    uint32_t stale_arrivals = 0;
   };
   // A batch posted without waiting owns copies of its requests and their
   // bytes, since its poster has moved on; it lives until its last response.
