@@ -54,8 +54,8 @@ TEST(NicProfile, ShippedProfileLoadsWithItsValues) {
   EXPECT_EQ(profile.on_chip_access_ns, 50);
   EXPECT_EQ(profile.atomic_buckets, 4096u);
   EXPECT_EQ(profile.atomic_on_chip_ns, 150);
-  EXPECT_EQ(profile.processing_units, 32u);
-  EXPECT_EQ(profile.atomic_parking_slots, 96u);
+  EXPECT_EQ(profile.processing_units, 24u);
+  EXPECT_EQ(profile.atomic_parking_slots, 80u);
   EXPECT_EQ(profile.cacheline_bytes, 64u);
   EXPECT_EQ(profile.dma_read_order, DmaOrder::kAscending);
 }
