@@ -59,6 +59,7 @@ OP_FIELDS = (
     ("latency_us.p999", "latency_us.p999", True),
     ("intended_latency_us.p50", "intended_latency_us.p50", False),
     ("intended_latency_us.p99", "intended_latency_us.p99", False),
+    ("censored_arrivals", "censored_arrivals", False),
     ("round_trips.mean", "round_trips.mean", True),
     ("round_trips.p99", "round_trips.p99", True),
     ("verbs_per_op.reads", "reads_per_op", True),

@@ -139,6 +139,7 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress,
                                                                 config.seed, id, clients);
         std::vector<indexes::KeyValue> range;
         ArrivalSchedule arrivals(config.target_mops, clients, config.seed, id, base_ns);
+        RunStatistics& recorded = statistics[fabric->StatisticsSlotOf(client.location())];
         for (;;) {
           uint64_t intended = 0;
           if (arrivals.open()) {
@@ -146,7 +147,17 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress,
             if (intended >= end) break;
             client.SleepUntil(intended);
           }
-          if (client.NowNanoseconds() >= end) break;
+          if (client.NowNanoseconds() >= end) {
+            // Past capacity: the arrivals due before the window's end that
+            // this client never got to are censored, each with its type as
+            // it would have been drawn (the stream is not used again).
+            if (arrivals.open()) {
+              for (; intended < end; intended = arrivals.Next()) {
+                recorded.RecordCensored(workload->Next().type, end - intended);
+              }
+            }
+            break;
+          }
           const workloads::Operation op = workload->Next();
           client.ChargeCpu(rdma::CpuWork::kKeyGeneration, 1);
           // The clock starts once the key is drawn, as in Sherman's benchmark
@@ -162,10 +173,12 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress,
             client.EndTask();
           }
           const uint64_t finish = client.NowNanoseconds();
-          if (finish > warm_end && finish <= end)
-            statistics[fabric->StatisticsSlotOf(client.location())].Record(
-                op.type, finish - op_start, arrivals.open() ? finish - intended : 0, verbs,
-                index_stats);
+          if (finish > warm_end && finish <= end) {
+            recorded.Record(op.type, finish - op_start, arrivals.open() ? finish - intended : 0,
+                            verbs, index_stats);
+          } else if (arrivals.open() && finish > end) {
+            recorded.RecordCensored(op.type, end - intended);  // in flight at the end
+          }
           if (checker && op.type != OpType::kLookup && op.type != OpType::kRange) {
             written_keys[id].push_back(op.key);
           }

@@ -164,6 +164,9 @@ OperationStatistics OperationFromJson(JsonObjectReader reader) {
   const bool open_loop = reader.Has("intended_latency_us");
   if (open_loop) {
     statistics.intended_latency_ns = HistogramFromJson(reader.Object("intended_latency_us"), 1e-3);
+    // Absent from results written before arrivals were censored: none were.
+    statistics.censored_arrivals =
+        reader.Unsigned("censored_arrivals", 0, 0, std::numeric_limits<uint64_t>::max());
   }
   // Written only by write operations, and only when some ran.
   if (reader.Has("write_bytes")) {
@@ -178,12 +181,18 @@ OperationStatistics OperationFromJson(JsonObjectReader reader) {
       {"read_retries", &statistics.read_retries},
       {"lock_retries", &statistics.lock_retries},
       {"handovers", &statistics.handovers}};
-  if (open_loop) per_operation.emplace_back("intended_latency_us", &statistics.intended_latency_ns);
   for (const auto& [key, histogram] : per_operation) {
     if (histogram->count() == statistics.count) continue;
     throw ConfigError(reader.FieldPath(key) + ".count: is " + std::to_string(histogram->count()) +
                       " but " + reader.FieldPath("count") + " is " +
                       std::to_string(statistics.count));
+  }
+  if (open_loop &&
+      statistics.intended_latency_ns.count() != statistics.count + statistics.censored_arrivals) {
+    throw ConfigError(reader.FieldPath("intended_latency_us") + ".count: is " +
+                      std::to_string(statistics.intended_latency_ns.count()) + " but " +
+                      reader.FieldPath("count") + " + " + reader.FieldPath("censored_arrivals") +
+                      " is " + std::to_string(statistics.count + statistics.censored_arrivals));
   }
   return statistics;
 }
@@ -231,8 +240,14 @@ void OperationStatistics::Record(uint64_t latency, uint64_t intended_latency,
   index += op_index;
 }
 
+void OperationStatistics::RecordCensored(uint64_t waited_ns) {
+  ++censored_arrivals;
+  intended_latency_ns.Record(waited_ns);
+}
+
 void OperationStatistics::Merge(const OperationStatistics& other) {
   count += other.count;
+  censored_arrivals += other.censored_arrivals;
   latency_ns.Merge(other.latency_ns);
   intended_latency_ns.Merge(other.intended_latency_ns);
   round_trips.Merge(other.round_trips);
@@ -259,6 +274,7 @@ nlohmann::json OperationStatistics::ToJson(double measured_seconds) const {
   if (write_bytes.count() > 0) json["write_bytes"] = HistogramJson(write_bytes);
   if (intended_latency_ns.count() > 0) {
     json["intended_latency_us"] = HistogramJson(intended_latency_ns, 1e-3);
+    json["censored_arrivals"] = censored_arrivals;
   }
   return json;
 }
@@ -283,7 +299,7 @@ void RunStatistics::Merge(const RunStatistics& other) {
 nlohmann::json RunStatistics::ToJson(double measured_seconds) const {
   nlohmann::json by_op = nlohmann::json::object();
   for (size_t i = 0; i < kOpTypes; ++i) {
-    if (by_type_[i].count == 0) continue;
+    if (by_type_[i].count == 0 && by_type_[i].censored_arrivals == 0) continue;
     by_op[workloads::OpTypeName(static_cast<workloads::OpType>(i))] =
         by_type_[i].ToJson(measured_seconds);
   }

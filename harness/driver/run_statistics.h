@@ -21,8 +21,15 @@ struct OperationStatistics {
   LogLinearHistogram latency_ns;
   // Open loop only: latency from each operation's intended start (its
   // arrival), which includes the time it waited behind the client's earlier
-  // operations; empty in a closed-loop run.
+  // operations; empty in a closed-loop run. It also holds the censored
+  // arrivals, each with how long it had waited when the window ended.
   LogLinearHistogram intended_latency_ns;
+  // Open loop only: arrivals due before the window's end that had not
+  // completed by then (past capacity: the backlog, and what was in flight).
+  // How long each had waited is a lower bound on its latency, so while there
+  // are any, intended_latency_ns's percentiles are lower bounds too. They are
+  // in no other figure: not in `count`, throughput or latency_ns.
+  uint64_t censored_arrivals = 0;
   LogLinearHistogram round_trips;
   LogLinearHistogram write_bytes;  // node data written back (write operations)
   LogLinearHistogram read_retries;
@@ -34,6 +41,8 @@ struct OperationStatistics {
   // `intended_latency`: 0 in a closed-loop run (nothing recorded).
   void Record(uint64_t latency, uint64_t intended_latency, const rdma::OpStats& op_verbs,
               const indexes::IndexOpStats& op_index, bool is_write);
+  // An arrival not completed by the window's end, after waiting `waited_ns` (> 0).
+  void RecordCensored(uint64_t waited_ns);
   void Merge(const OperationStatistics& other);
   nlohmann::json ToJson(double measured_seconds) const;
 };
@@ -44,6 +53,9 @@ class RunStatistics {
  public:
   void Record(workloads::OpType type, uint64_t latency, uint64_t intended_latency,
               const rdma::OpStats& verbs, const indexes::IndexOpStats& index);
+  void RecordCensored(workloads::OpType type, uint64_t waited_ns) {
+    by_type_[static_cast<size_t>(type)].RecordCensored(waited_ns);
+  }
   void Merge(const RunStatistics& other);
 
   // All operation types merged.
@@ -51,7 +63,8 @@ class RunStatistics {
   const OperationStatistics& of(workloads::OpType type) const {
     return by_type_[static_cast<size_t>(type)];
   }
-  // {"overall": ..., "by_op": {"insert": ..., ...}} (only op types that ran).
+  // {"overall": ..., "by_op": {"insert": ..., ...}} (only op types that ran
+  // or were censored).
   nlohmann::json ToJson(double measured_seconds) const;
   // Rebuilds what ToJson wrote (the "operations" object of a result), so the
   // results of separate compute-server processes merge as if one process had

@@ -271,9 +271,20 @@ def model_run(config: dict) -> dict:
     offered = config["run"].get("target_mops", 0)
     if offered:
         # Open loop: past the capacity, operations queue behind their client's earlier ones.
+        # Past it, the arrivals still waiting at the window's end are censored
+        # into the intended latencies, above everything that completed.
         backlog = 1 + 50 * max(0.0, offered / max(mops, 1e-9) - 0.8) ** 2
+        overload = max(0.0, offered / max(mops, 1e-9) - 1)
         for stats in [operations["overall"], *operations["by_op"].values()]:
-            stats["intended_latency_us"] = scaled_histogram(stats["latency_us"], backlog)
+            intended = scaled_histogram(stats["latency_us"], backlog)
+            censored = round(stats["count"] * overload)
+            stats["censored_arrivals"] = censored
+            if censored:
+                top = intended["buckets"][-1][1]
+                intended["buckets"].append([top, top * 1.1, censored])
+                intended["count"] += censored
+                intended["max"] = intended["p99"] = intended["p999"] = top * 1.1
+            stats["intended_latency_us"] = intended
     count = operations["overall"]["count"]
     return {
         "schema_version": 1,

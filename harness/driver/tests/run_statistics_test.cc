@@ -47,7 +47,8 @@ void ExpectSameJson(const nlohmann::json& actual, const nlohmann::json& expected
 
 // Varied values for every recorded field: latencies from ns to ms, round
 // trips, write bytes, retries, verb and index counters; `open_loop` adds
-// intended-start latencies, each above the actual one.
+// intended-start latencies, each above the actual one, and censored arrivals
+// (one in ten, and every delete: a type none of which completed).
 RunStatistics Recorded(uint64_t seed, int operations, bool open_loop = false) {
   Random random(seed);
   RunStatistics statistics;
@@ -78,6 +79,10 @@ RunStatistics Recorded(uint64_t seed, int operations, bool open_loop = false) {
     index.torn_entries_returned = (random.NextU64() % 2);
     index.write_back_bytes = 64 + random.NextU64() % 4096;
     const uint64_t intended = open_loop ? latency + 1 + random.NextU64() % 100000 : 0;
+    if (open_loop && (i % 10 == 0 || type == OpType::kDelete)) {
+      statistics.RecordCensored(type, intended);
+      continue;
+    }
     statistics.Record(type, latency, intended, verbs, index);
   }
   return statistics;
@@ -143,11 +148,23 @@ TEST(RunStatisticsFromJson, RoundTripsOpenLoopIntendedLatencies) {
   const nlohmann::json json = Recorded(6, 3000, /*open_loop=*/true).ToJson(kMeasuredSeconds);
   ASSERT_TRUE(json["overall"].contains("intended_latency_us"));
   ASSERT_TRUE(json["by_op"]["lookup"].contains("intended_latency_us"));
+  ASSERT_EQ(json["by_op"]["delete"]["count"], 0u) << "censored only, and still written";
+  ASSERT_GT(json["by_op"]["delete"]["censored_arrivals"].get<uint64_t>(), 0u);
+  const uint64_t censored = json["overall"]["censored_arrivals"].get<uint64_t>();
+  EXPECT_EQ(json["overall"]["intended_latency_us"]["count"].get<uint64_t>(),
+            json["overall"]["count"].get<uint64_t>() + censored);
   ExpectSameJson(RunStatistics::FromJson(json).ToJson(kMeasuredSeconds), json);
+  RunStatistics merged = RunStatistics::FromJson(json);
+  merged.Merge(RunStatistics::FromJson(json));
+  EXPECT_EQ(merged.overall().censored_arrivals, 2 * censored);
   nlohmann::json bad = json;
   bad["by_op"]["lookup"]["intended_latency_us"]["count"] =
       json["by_op"]["lookup"]["intended_latency_us"]["count"].get<uint64_t>() + 1;
   ExpectConfigError(bad, "operations.by_op.lookup.intended_latency_us.count");
+  bad = json;
+  bad["by_op"]["lookup"]["censored_arrivals"] =
+      json["by_op"]["lookup"]["censored_arrivals"].get<uint64_t>() + 1;
+  ExpectConfigError(bad, "operations.by_op.lookup.censored_arrivals");
 }
 
 TEST(RunStatisticsFromJson, MalformedInputIsNamed) {
