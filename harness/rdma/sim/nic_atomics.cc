@@ -146,17 +146,10 @@ void NicModel::ExecuteAtomic(Batch& batch, uint32_t index, AtomicBucket& bucket)
         [&](const UnparkedAtomic& w) { return w.batch == &batch && w.index == index; });
     if (waiter != nic.slot_waiters.end()) nic.slot_waiters.erase(waiter);
   }
-  // The rest of this batch comes before what queued at its unit meanwhile:
-  // behind it, a later batch of its own QP would take effect first, against
-  // the QP's posting order.
-  if (unit == nullptr || index + 1 == batch.requests.size()) {
-    ScheduleResponder(batch, index + 1);
-  } else if (was_parked) {
-    ScheduleResponder(batch, index + 1, /*reads_at_resume=*/false, /*first_in_line=*/true);
-  } else {
-    unit->waiting.push_front({&batch, index + 1});
-    ++queue_pair.unit_queued;
-  }
+  // The rest of this batch comes before what its QP posted later, and
+  // before what queued at its unit meanwhile. Unparked, it held its unit,
+  // so the rest queues at the unit's front, served first once it is free.
+  ScheduleResponder(batch, index + 1, /*reads_at_resume=*/false, Origin::kFirstInLine);
   // Unparked, it held its unit until answered, and so everything its QP
   // posted later.
   if (unit != nullptr && !was_parked) UnblockUnit(*unit, answered);
@@ -189,7 +182,7 @@ void NicModel::ServeUnitQueue(ProcessingUnit& unit) {
     }
     unit.waiting.pop_front();
     --queue_pair.unit_queued;
-    ScheduleResponder(*next.batch, next.index, /*reads_at_resume=*/false, /*first_in_line=*/true);
+    ScheduleResponder(*next.batch, next.index, /*reads_at_resume=*/false, Origin::kFirstInLine);
   }
 }
 
@@ -201,13 +194,13 @@ void NicModel::Displace(ProcessingUnit& unit) {
 }
 
 void NicModel::ReleaseQueuePair(QueuePair& queue_pair) {
-  size_t next = 0;
-  while (queue_pair.pending_atomic.batch == nullptr && next < queue_pair.waiting.size()) {
-    const ProcessingUnit::Waiting request = queue_pair.waiting[next++];
-    ScheduleResponder(*request.batch, request.index);
+  // Oldest first, each off the list before it is scheduled, which may put
+  // it back (behind the QP's requests at its unit) or start another atomic.
+  while (queue_pair.pending_atomic.batch == nullptr && !queue_pair.waiting.empty()) {
+    const ProcessingUnit::Waiting request = queue_pair.waiting.front();
+    queue_pair.waiting.erase(queue_pair.waiting.begin());
+    ScheduleResponder(*request.batch, request.index, /*reads_at_resume=*/false, Origin::kQueuePair);
   }
-  queue_pair.waiting.erase(queue_pair.waiting.begin(),
-                           queue_pair.waiting.begin() + static_cast<std::ptrdiff_t>(next));
 }
 
 void NicModel::DropQueuedWork() {

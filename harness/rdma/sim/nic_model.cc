@@ -192,8 +192,7 @@ SimTime NicModel::UnitArrival(const Batch& batch, uint32_t index, const QueuePai
   return start;
 }
 
-void NicModel::ScheduleResponder(Batch& batch, uint32_t from, bool reads_at_resume,
-                                 bool first_in_line) {
+void NicModel::ScheduleResponder(Batch& batch, uint32_t from, bool reads_at_resume, Origin origin) {
   SimClient& client = *batch.client;
   const uint16_t server = batch.requests.front().remote.server;
   Nic& responder = ResponderNic(server);
@@ -206,18 +205,25 @@ void NicModel::ScheduleResponder(Batch& batch, uint32_t from, bool reads_at_resu
     const bool host = request.remote.space == MemorySpace::kHost;
     const SimTime start = UnitArrival(batch, i, queue_pair, unit);
     const ProcessingUnit::Waiting self{&batch, i};
-    if (queue_pair.pending_atomic.batch != nullptr &&
-        (queue_pair.pending_atomic.batch != &batch || queue_pair.pending_atomic.index != i)) {
+    const bool own_atomic =
+        queue_pair.pending_atomic.batch == &batch && queue_pair.pending_atomic.index == i;
+    if ((queue_pair.pending_atomic.batch != nullptr && !own_atomic) ||
+        (origin == Origin::kPosted && !queue_pair.waiting.empty())) {
       // An earlier atomic of its own QP has not executed: the QP's requests
       // take effect in posting order.
-      queue_pair.waiting.push_back(self);
+      if (origin == Origin::kFirstInLine) {
+        WaitAheadOfQueuePair(queue_pair, unit, self);
+      } else {
+        queue_pair.waiting.push_back(self);
+      }
       return;
     }
     if (unit != nullptr && unit->blocked &&
-        (start >= unit->held_from || (queue_pair.unit_queued > 0 && !first_in_line))) {
+        (start >= unit->held_from ||
+         (origin != Origin::kFirstInLine && queue_pair.unit_queued > 0))) {
       // An atomic holds its processing unit when it gets there, or will
       // have got there first.
-      if (first_in_line) {
+      if (origin == Origin::kFirstInLine) {
         unit->waiting.push_front(self);
       } else {
         unit->waiting.push_back(self);
@@ -291,6 +297,26 @@ void NicModel::ScheduleResponder(Batch& batch, uint32_t from, bool reads_at_resu
   if (--client.batches_scheduling_ == 0) {
     events_.Push(client.all_done_, EventKind::kResume, &client);
   }
+}
+
+void NicModel::WaitAheadOfQueuePair(QueuePair& queue_pair, ProcessingUnit* unit,
+                                    ProcessingUnit::Waiting first) {
+  std::vector<ProcessingUnit::Waiting> ahead{first};
+  if (unit != nullptr && queue_pair.unit_queued > 0) {
+    // What its QP posted later and left at the unit follows it here, so
+    // that all of the QP's waiting requests are in one place, in order.
+    std::deque<ProcessingUnit::Waiting> others;
+    for (const ProcessingUnit::Waiting& waiting : unit->waiting) {
+      if (&QueuePairOf(*waiting.batch) == &queue_pair) {
+        ahead.push_back(waiting);
+      } else {
+        others.push_back(waiting);
+      }
+    }
+    unit->waiting.swap(others);
+    queue_pair.unit_queued = 0;
+  }
+  queue_pair.waiting.insert(queue_pair.waiting.begin(), ahead.begin(), ahead.end());
 }
 
 void NicModel::Respond(Batch& batch, SimTime ready, uint32_t payload_bytes) {

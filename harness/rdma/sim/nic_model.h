@@ -157,7 +157,7 @@ class NicModel {
     ProcessingUnit::Waiting pending_atomic;
     std::vector<ProcessingUnit::Waiting> waiting;
     // Its requests in its unit's `waiting`: while there are any, what it
-    // posts later queues behind them, even if it would reach the unit
+    // posted later queues behind them, even if it would reach the unit
     // before the atomic that holds it.
     uint32_t unit_queued = 0;
   };
@@ -182,15 +182,29 @@ class NicModel {
   SimTime WqeMissTime(Nic& nic);
   void NoteCompletion(Nic& nic, SimTime done, uint32_t requests);
 
+  // Where the requests ScheduleResponder is given come from, which says what
+  // of their QP may still wait ahead of them. A QP's waiting requests are in
+  // its unit's `waiting` and in its own `waiting`, every one of the first
+  // ahead of every one of the second; each place keeps posting order.
+  enum class Origin {
+    kPosted,       // just posted: whatever of its QP waits is ahead of it
+    kQueuePair,    // released from its QP's `waiting`, oldest first: what of
+                   // its QP waits at its unit is ahead of it
+    kFirstInLine,  // nothing of its QP waits ahead of it: the front of its
+                   // unit's queue, or the rest of a batch whose atomic executed
+  };
   // Schedules the batch's requests from `from` on until one must wait (an
-  // atomic, or a held processing unit). `reads_at_resume`: its READs go to
-  // the client's reads_at_resume_ instead of having events (see Post).
-  // `first_in_line`: nothing its QP posted earlier waits at its unit (it
-  // comes from the front of the unit's queue, or is the rest of an atomic's
-  // batch), so it may pass a holder that has not arrived yet, and what must
-  // wait goes to the front of the unit's queue.
+  // atomic, its QP's atomic, or a held processing unit). `reads_at_resume`:
+  // its READs go to the client's reads_at_resume_ instead of having events
+  // (see Post).
   void ScheduleResponder(Batch& batch, uint32_t from, bool reads_at_resume = false,
-                         bool first_in_line = false);
+                         Origin origin = Origin::kPosted);
+  // `first`, the front of the unit's queue, meets an atomic of its own QP
+  // that has not executed: it waits in the QP's `waiting` ahead of what the
+  // QP posted later, and so do the QP's requests still at `unit` (null:
+  // units are not modelled), which it was ahead of.
+  void WaitAheadOfQueuePair(QueuePair& queue_pair, ProcessingUnit* unit,
+                            ProcessingUnit::Waiting first);
   // When request `index` of `batch` may reach its processing unit (`unit`
   // null: units are not modelled), as its QP's order and the unit's last
   // holder allow.

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <utility>
+#include <vector>
 
 #include "harness/rdma/sim/nic_model.h"
 #include "harness/rdma/sim/tests/sim_test_support.h"
@@ -168,6 +169,59 @@ TEST(ProcessingUnitHolding, AnOvertakenAtomicStillPrecedesWhatItsQueuePairPosted
       << "the loopback CAS should have overtaken the remote one";
   EXPECT_EQ(remote_saw, 0u);
   EXPECT_EQ(cluster->memory(0, MemorySpace::kHost).ReadWord(kFirstWord), 5u);
+}
+
+// Posting order on a QP under load: each thread's coroutines share its QP
+// and interleave CASes on a few hot words (parked, holding units, overtaking
+// one another) with WRITEs of a running count to the thread's own word, each
+// behind a CAS in its batch, and READs of that word. A READ sees exactly the
+// WRITEs its QP posted before it, and the word ends at the last count.
+// Also with units off, where only a QP's own atomic holds it up.
+void ExpectPostingOrderUnderContendedAtomics(const NicProfile& profile) {
+  Topology topology = TwoMachines();
+  topology.threads_per_compute_server = 8;
+  topology.coroutines_per_thread = 3;
+  auto cluster = test_support::MakeCluster(topology, profile);
+  const uint32_t threads = topology.threads();
+  std::vector<uint64_t> last_count(threads, 0);
+  uint64_t reads = 0;
+  uint64_t stale_reads = 0;
+  cluster->Run([&](Client& client) {
+    const ClientLocation where = client.location();
+    const uint32_t thread =
+        where.compute_server * topology.threads_per_compute_server + where.thread;
+    const GlobalAddress own = GlobalAddress::Host(0, 4096 + 64 * uint64_t{thread});
+    for (uint64_t round = 0; round < 200; ++round) {
+      const GlobalAddress hot = GlobalAddress::Host(0, 8 * ((round + where.coroutine) % 3));
+      uint64_t count = ++last_count[thread];
+      WorkRequest batch[2] = {
+          {.verb = Verb::kCompareAndSwap, .remote = hot, .length = 8, .swap = 1},
+          {.verb = Verb::kWrite, .remote = own, .local = &count, .length = 8}};
+      client.Execute(batch);
+      const uint64_t posted_before = last_count[thread];
+      uint64_t seen = 0;
+      client.Read(own, &seen, sizeof(seen));
+      ++reads;
+      if (seen != posted_before) ++stale_reads;
+      client.CompareAndSwap(hot, 1, 0);
+    }
+  });
+  EXPECT_EQ(stale_reads, 0u) << "of " << reads << " READs, these saw other than the WRITEs "
+                             << "their QP posted before them";
+  for (uint32_t thread = 0; thread < threads; ++thread) {
+    EXPECT_EQ(cluster->memory(0, MemorySpace::kHost).ReadWord(4096 + 64 * uint64_t{thread}),
+              last_count[thread])
+        << "thread " << thread << ": an earlier WRITE of its QP landed after a later one";
+  }
+}
+
+TEST(ProcessingUnitHolding, QueuePairsKeepPostingOrderUnderContendedAtomics) {
+  NicProfile profile = DefaultProfile();
+  profile.atomic_parking_slots = 4;  // few: atomics hold units, and overtake
+  ExpectPostingOrderUnderContendedAtomics(profile);
+  profile.processing_units = 0;
+  profile.atomic_parking_slots = 0;
+  ExpectPostingOrderUnderContendedAtomics(profile);
 }
 
 }  // namespace
