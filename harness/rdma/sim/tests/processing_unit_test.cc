@@ -25,14 +25,9 @@ using test_support::DefaultProfile;
 constexpr uint32_t kThreads = 16;
 
 Topology TwoMachines() {
-  Topology topology;
-  topology.memory_servers = 2;
-  topology.compute_servers = 2;
+  Topology topology = test_support::SmallTopology(2, 2, 1);
   topology.threads_per_compute_server = kThreads;
-  topology.coroutines_per_thread = 1;
   topology.colocated = true;
-  topology.host_memory_mib = 64;
-  topology.chunk_mib = 1;
   return topology;
 }
 
