@@ -47,6 +47,7 @@ def draw(experiments, args):
     colors = fd.series_colors(series)
     plt = fd.pyplot()
     fig, (latency, throughput) = plt.subplots(1, 2, figsize=(10, 4))
+    any_bound = False
     for label in series:
         loads = sorted(load for (name, load) in cells if name == label)
         chosen = [cells[(label, load)] for load in loads]
@@ -58,11 +59,10 @@ def draw(experiments, args):
                      color=colors[label], marker="s", fillstyle="none", linestyle="--",
                      label=f"{label}, intended start")
         bounds = [(load, p) for load, p in zip(loads, chosen) if p99_is_a_bound(p)]
-        if bounds:
-            latency.plot([load for load, _ in bounds],
-                         [p.field("operations.overall.intended_latency_us.p99") for _, p in bounds],
-                         color=colors[label], marker="^", markersize=9, linestyle="none",
-                         label=f"{label}, intended start: at least (arrivals still waiting)")
+        any_bound = any_bound or bool(bounds)
+        latency.plot([load for load, _ in bounds],
+                     [p.field("operations.overall.intended_latency_us.p99") for _, p in bounds],
+                     color=colors[label], marker="^", markersize=9, linestyle="none")
         throughput.plot(loads, [p.field("throughput_mops") for p in chosen], color=colors[label],
                         marker="o", label=label)
     latency.set_yscale("log")
@@ -80,6 +80,11 @@ def draw(experiments, args):
     throughput.set_title("(b) Throughput")
     workloads = ", ".join(dr.ordered(f"{dr.mix_label(p.mix)}, {p.skew_label}" for p in points))
     handles = latency.get_legend_handles_labels()[0] + throughput.get_legend_handles_labels()[0][-1:]
+    if any_bound:
+        # One entry for every series' triangles, which take the series' color.
+        from matplotlib.lines import Line2D
+        handles.append(Line2D([], [], color="gray", marker="^", markersize=9, linestyle="none",
+                              label="p99 at least (backlog)"))
     fd.finish(fig, fd.figure_title(experiments, "Open loop", f"latency under offered load "
                                                             f"({workloads})"),
               experiments, legend=handles)
