@@ -207,10 +207,11 @@ void NicModel::ScheduleResponder(Batch& batch, uint32_t from, bool reads_at_resu
     const ProcessingUnit::Waiting self{&batch, i};
     const bool own_atomic =
         queue_pair.pending_atomic.batch == &batch && queue_pair.pending_atomic.index == i;
-    if ((queue_pair.pending_atomic.batch != nullptr && !own_atomic) ||
-        (origin == Origin::kPosted && !queue_pair.waiting.empty())) {
+    if (queue_pair.pending_atomic.batch != nullptr && !own_atomic) {
       // An earlier atomic of its own QP has not executed: the QP's requests
-      // take effect in posting order.
+      // take effect in posting order. (The QP's `waiting` holds requests only
+      // while such an atomic is pending, so a posted request that passes here
+      // has nothing of its QP waiting there.)
       if (origin == Origin::kFirstInLine) {
         WaitAheadOfQueuePair(queue_pair, unit, self);
       } else {
