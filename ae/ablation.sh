@@ -2,7 +2,10 @@
 # Runs the index experiments again with one NIC-model mechanism switched off
 # (or one open parameter moved across its plausible range), each into
 # ROOT/ablation/LABEL/ with an ABLATION.json, so that plots/report.py on ROOT
-# shows which claims each mechanism moves and how far.
+# shows which claims each mechanism moves and how far. It also runs them at
+# each set of NIC values the calibration set cannot tell from the profile's
+# (configs/nic/calibration/cx5-100g-fig16.json, from
+# plots/calibration/fit_cx5_atomics.py), whose band the report shows.
 #
 #   ae/ablation.sh [--quick | --full | --paper-scale] [--out ROOT] [--jobs N] [FIG...]
 #
@@ -37,7 +40,7 @@ done
 [[ ${#figures[@]} -gt 0 ]] || figures=(table1 fig10 fig14)
 mode=${mode:---full}
 
-# label|mechanism|overrides (space-separated path=value)|description[|figures]
+# label|mechanism|overrides (space-separated path=value)|description[|figures[|kind]]
 # (figures: only these of the FIGs asked for, when the overrides do not apply
 # to every experiment, e.g. a Zipfian setting and table1's uniform points)
 ablations=(
@@ -56,8 +59,46 @@ ablations=(
   "paper-key-population|key popularity of the paper's 1 billion keys|workload.zipf_population=1000000000|Zipfian ranks over 1 billion keys folded onto the scaled key space: the hottest key takes 4.2% of accesses instead of 5.5%|fig10 fig14"
 )
 
+# The NIC value sets Fig. 16 cannot tell from the profile's own, as
+# plots/calibration/fit_cx5_atomics.py ranked them: the report shows the band
+# each claim takes over them (plots/report_equivalents.py). Fields as above,
+# then the kind.
+fit=configs/nic/calibration/cx5-100g-fig16.json
+generated=$(/usr/bin/python3 - "$fit" configs/nic/cx5-100g.json <<'PY'
+import json, sys
+fit_file, profile_file = sys.argv[1:]
+try:
+    fit = json.load(open(fit_file, encoding="utf-8"))
+    profile = json.load(open(profile_file, encoding="utf-8"))["parameters"]
+    keys = ("processing_units", "atomic_parking_slots")
+    chosen = tuple(fit["chosen"][key] for key in keys)
+    ours = tuple(profile[key]["value"] for key in keys)
+    sets = [(tuple(e[key] for key in keys), e) for e in fit["equivalents"]]
+except (OSError, ValueError, KeyError, TypeError) as error:
+    sys.exit(f"ae/ablation.sh: {fit_file}: cannot read the calibration-equivalent sets "
+             f"({error!r}); plots/calibration/fit_cx5_atomics.py writes it")
+if chosen != ours:
+    sys.exit(f"ae/ablation.sh: {profile_file} has processing_units, atomic_parking_slots = "
+             f"{ours}, but {fit_file} chose {chosen}: rerun plots/calibration/"
+             "fit_cx5_atomics.py, or set the profile to its choice")
+best = fit["chosen"]
+for (units, slots), entry in sets:
+    if (units, slots) == chosen:
+        continue
+    print(f"equivalent-u{units}-s{slots}|calibration-equivalent: {units} processing units, "
+          f"{slots} parking slots (calibrated {chosen[0]}, {chosen[1]})|"
+          f"backend.nic_overrides.processing_units={units} "
+          f"backend.nic_overrides.atomic_parking_slots={slots}|"
+          f"meets Fig. 16 as the profile's values do: {entry['steps_within_every_seed']} of "
+          f"{len(entry['steps'])} steps within ±25% at every seed (mean absolute log error "
+          f"{entry['error']:.3f}; the profile's {best['error']:.3f}); "
+          f"{fit['command']}||calibration-equivalent")
+PY
+) || exit 2
+[[ -z "$generated" ]] || mapfile -t -O "${#ablations[@]}" ablations <<<"$generated"
+
 for entry in "${ablations[@]}"; do
-  IFS='|' read -r label mechanism overrides description only <<<"$entry"
+  IFS='|' read -r label mechanism overrides description only kind <<<"$entry"
   root=$out/ablation/$label
   selected=("${figures[@]}")
   if [[ -n "$only" ]]; then
@@ -74,12 +115,16 @@ for entry in "${ablations[@]}"; do
   for assignment in $overrides; do sets+=(--set "$assignment"); done
   echo "== ablation $label: $overrides" >&2
   ae/run.sh "${selected[@]}" "$mode" --jobs "$jobs" --out "$root" "${sets[@]}"
-  /usr/bin/python3 - "$root/ABLATION.json" "$label" "$mechanism" "$overrides" "$description" <<'PY'
+  /usr/bin/python3 - "$root/ABLATION.json" "$label" "$mechanism" "$overrides" "$description" \
+    "$kind" <<'PY'
 import json, sys
-path, label, mechanism, switch, description = sys.argv[1:]
+path, label, mechanism, switch, description, kind = sys.argv[1:]
+document = {"label": label, "mechanism": mechanism, "switch": switch,
+            "description": description}
+if kind:
+    document["kind"] = kind
 with open(path, "w") as f:
-    json.dump({"label": label, "mechanism": mechanism, "switch": switch,
-               "description": description}, f, indent=2)
+    json.dump(document, f, indent=2)
     f.write("\n")
 PY
 done

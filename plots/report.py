@@ -18,7 +18,9 @@ Results roots beside DIR get sections of their own: model ablations,
 DIR/ablation/LABEL/, each run with one mechanism of the simulated NIC
 switched off (report_ablation.py), and seed replicates, DIR/seeds/SEED/,
 DIR's index experiments run again with another seed (report_seeds.py). The
-claims are checked on each and what moved is shown.
+claims are checked on each and what moved is shown; ablations of NIC values
+the calibration set cannot tell from the profile's get a section of their
+own, the band each claim takes over them (report_equivalents.py).
 
 Exit status 1 when any result is missing or malformed: the report is still
 written, with the failing cells marked "error" and every error listed (each
@@ -43,6 +45,7 @@ from markdown_table import cell, table
 from report_ablation import ablation_lines, ablations
 from report_claims import (CALIBRATION_HEADER, CLAIMS_HEADER, CheckedClaims, calibration_rows,
                            claim_rows, print_claims, smart_summary, split_sets, summary_lines)
+from report_equivalents import equivalent_lines
 from report_figures import Drawn, draw_figures
 from report_seeds import replicates, seed_lines
 
@@ -156,6 +159,11 @@ def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
         lines += [line, ""]
     for line in checked.seed_summary:
         lines += [f"{line[0].upper()}{line[1:]} ([seed variation](#seed-variation)).", ""]
+    if checked.equivalent_summary:
+        text = checked.equivalent_summary
+        lines += [f"{text[0].upper()}{text[1:]} "
+                  "([calibration-equivalent NIC values](#calibration-equivalent-nic-values)).",
+                  ""]
 
     # Provenance: where every number below comes from.
     lines += ["## Provenance", "",
@@ -219,6 +227,7 @@ def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
               "Judged by the rules above, counted apart from the Sherman paper's claims.", ""]
     lines += table(CLAIMS_HEADER, claim_rows(smart))
     lines += [""] + ablation_lines(outcomes, checked.ablated, checked.seed_ranges)
+    lines += equivalent_lines(outcomes, checked.ablated)
     lines += seed_lines(outcomes, smart, experiments, checked.replicated)
     if errors:
         lines += ["## Errors", ""] + [f"* {cell(error)}" for error in dr.ordered(errors)]

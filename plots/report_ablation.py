@@ -1,7 +1,8 @@
 """Model ablations in the reproduction report (report.py): each directory
 DIR/ablation/LABEL/ is a results root run with one mechanism of the
 simulated NIC switched off, described by its ABLATION.json ({"label",
-"mechanism", "switch", "description"}); the claims are checked on it and
+"mechanism", "switch", "description"}, and "kind" for the sets of
+report_equivalents.py); the claims are checked on it and
 what moved against the full model is shown. With seed replicates beside
 the root (report_seeds.py), each moved claim is also set against the range
 its values take at the seeds, so that a move the seed alone makes is told
@@ -21,6 +22,7 @@ ABLATION_DIR = dr.ABLATION_DIR
 ABLATION_FILE = "ABLATION.json"   # in each DIR/ablation/LABEL/: what was switched off
 MOVED_RELATIVE = 0.10             # ours changed by more than this: the claim moved
 NO_SEEDS = claimlib.yes_no(None)  # a cell that needs seed replicates the root lacks
+MECHANISM = "mechanism"           # ABLATION.json's kind when it names none
 
 ABLATION_HEADER = ["Mechanism switched off", "Label", "Switch", "Claims rerun",
                    "Within ±25% (off / full)", "Verdicts, mechanism off", "Verdicts, full model",
@@ -40,6 +42,9 @@ class Ablation:
     mechanism: str = ""
     switch: str = ""
     description: str = ""
+    # "mechanism" (one switched off, or an open value moved), or
+    # "calibration-equivalent" (report_equivalents.py)
+    kind: str = MECHANISM
     outcomes: list[claimlib.Outcome] = field(default_factory=list)
     error: str = ""
 
@@ -63,6 +68,8 @@ def ablations(root: Path, prefix: str, main: dict[str, dr.Experiment],
                                             dr.STRING)
             ablation.switch = dr.require(description, "switch", description_file, dr.STRING)
             ablation.description = description.get("description", "")
+            if "kind" in description:
+                ablation.kind = dr.require(description, "kind", description_file, dr.STRING)
             experiments = dr.discover(directory, prefix)
             if not experiments:
                 raise dr.ResultsError(f"{directory}: no experiment results in this ablation")

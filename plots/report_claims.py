@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import claims as claimlib
 from report_ablation import Ablation, ablation_summaries
+from report_equivalents import summary as equivalents_summary
 from report_seeds import SeedReplicate, seed_ranges, seed_summary
 
 
@@ -25,6 +26,7 @@ class CheckedClaims:
     def __post_init__(self):
         self.seed_ranges = seed_ranges(self.outcomes, self.replicated)
         self.seed_summary = seed_summary(self.outcomes, self.smart, self.replicated)
+        self.equivalent_summary = equivalents_summary(self.outcomes, self.ablated)
 
 
 CLAIMS_HEADER = ["ID", "Claim", "Figure", "Paper", "Ours", "Ours/paper (Δ for %)",
@@ -130,3 +132,5 @@ def print_claims(checked: CheckedClaims) -> None:
     for text in (ablation_summaries(outcomes, checked.ablated, checked.seed_ranges)
                  + checked.seed_summary):
         print(text)
+    if checked.equivalent_summary:
+        print(checked.equivalent_summary)
