@@ -57,6 +57,17 @@ class Index {
   // limit), replacing *out.
   virtual void RangeQuery(rdma::Client& client, uint64_t from, uint64_t to, size_t limit,
                           std::vector<KeyValue>* out, IndexOpStats& stats) = 0;
+
+  // Hints that `client` will soon operate on `key`, `distance` operations
+  // from now (1: its next): the index may bring the memory of this process
+  // that the operation will read closer to the CPU, the farther ahead the
+  // less of it (what it reads last needs what it reads first). Changes
+  // nothing any operation returns, counts or costs in simulated time.
+  virtual void Prefetch(const rdma::Client& client, uint64_t key, size_t distance) {
+    (void)client;
+    (void)key;
+    (void)distance;
+  }
 };
 
 }  // namespace dmbench::indexes

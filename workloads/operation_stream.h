@@ -40,6 +40,12 @@ class OperationStream {
   virtual ~OperationStream() = default;
   // Throws std::overflow_error after kMaxOperations operations.
   virtual Operation Next() = 0;
+  // The last `count` operations Next returned were never run: a client drew
+  // them ahead (driver/lookahead_operations.h) and its run ended first. A
+  // stream whose report counts what it returned (a trace's passes) takes
+  // them back; the next Next returns the first of them again. `count` is at
+  // most what Next has returned.
+  virtual void Unread(size_t count) { (void)count; }
 
   // The value of operation `number` of client `client_index`.
   static uint64_t ValueOf(uint32_t client_index, uint64_t number) {

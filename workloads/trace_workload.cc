@@ -32,6 +32,17 @@ class TraceWorkload::Stream : public OperationStream {
     return op;
   }
 
+  void Unread(size_t count) override {
+    for (; count > 0; --count) {
+      --issued_;
+      // An operation that began a pass takes the pass back with it.
+      if (--next_ == 0) {
+        --passes_;
+        next_ = share_.count;
+      }
+    }
+  }
+
  private:
   const std::vector<TraceOperation>& operations_;
   const Share share_;

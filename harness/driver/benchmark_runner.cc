@@ -12,6 +12,7 @@
 #include "harness/driver/arrival_schedule.h"
 #include "harness/driver/build_info.h"
 #include "harness/driver/fabric.h"
+#include "harness/driver/lookahead_operations.h"
 #include "harness/driver/memory_budget.h"
 #include "harness/driver/run_keys.h"
 #include "harness/driver/run_statistics.h"
@@ -137,6 +138,7 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress,
             trace ? trace->ForClient(id)
                   : std::make_unique<workloads::ClientWorkload>(config.workload, *key_space,
                                                                 config.seed, id, clients);
+        LookaheadOperations operations(*workload);
         std::vector<indexes::KeyValue> range;
         ArrivalSchedule arrivals(config.target_mops, clients, config.seed, id, base_ns);
         RunStatistics& recorded = statistics[fabric->StatisticsSlotOf(client.location())];
@@ -153,12 +155,15 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress,
             // it would have been drawn (the stream is not used again).
             if (arrivals.open()) {
               for (; intended < end; intended = arrivals.Next()) {
-                recorded.RecordCensored(workload->Next().type, end - intended);
+                recorded.RecordCensored(operations.Next().type, end - intended);
               }
             }
             break;
           }
-          const workloads::Operation op = workload->Next();
+          const workloads::Operation op = operations.Next();
+          for (size_t distance = 1; distance <= LookaheadOperations::kDepth; ++distance) {
+            index->Prefetch(client, operations.Ahead(distance).key, distance);
+          }
           client.ChargeCpu(rdma::CpuWork::kKeyGeneration, 1);
           // The clock starts once the key is drawn, as in Sherman's benchmark
           // (test/benchmark.cpp draws it, then starts its timer): a latency

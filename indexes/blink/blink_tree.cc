@@ -193,6 +193,10 @@ void BLinkTree::CacheLevelOne(rdma::Client& client, rdma::GlobalAddress address,
   StateOf(client).cache.Insert(copy);
 }
 
+void BLinkTree::Prefetch(const rdma::Client& client, uint64_t key, size_t distance) {
+  StateOf(client).cache.Prefetch(key, distance);
+}
+
 rdma::GlobalAddress BLinkTree::Descend(rdma::Client& client, uint64_t key, uint8_t level,
                                        IndexOpStats& stats, rdma::GlobalAddress* via) {
   *via = rdma::GlobalAddress::Null();

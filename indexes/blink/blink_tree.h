@@ -56,6 +56,7 @@ class BLinkTree final : public Index {
   void Bulkload(rdma::Client& client, std::shared_ptr<const BulkloadSource> source,
                 double fill_factor) override;
   bool Lookup(rdma::Client& client, uint64_t key, uint64_t* value, IndexOpStats& stats) override;
+  void Prefetch(const rdma::Client& client, uint64_t key, size_t distance) override;
   void Upsert(rdma::Client& client, uint64_t key, uint64_t value, IndexOpStats& stats) override;
   bool Delete(rdma::Client& client, uint64_t key, IndexOpStats& stats) override;
   void RangeQuery(rdma::Client& client, uint64_t from, uint64_t to, size_t limit,

@@ -45,6 +45,25 @@ class FenceOrderedSpans {
     return &*std::prev(after);
   }
 
+  // Prefetches the lines where LastAtOrBelow(key) will look first: the
+  // chunk's index is found (its arrays are small and usually cached), and
+  // the span its interpolation guesses and the next are prefetched.
+  void PrefetchAtOrBelow(uint64_t key) const {
+    const size_t chunk = ChunkAtOrBelow(key);
+    if (chunk == kNone) return;
+    const std::vector<Span>& spans = chunks_[chunk];
+    if (spans.size() <= 8) {
+      __builtin_prefetch(spans.data());
+      return;
+    }
+    const uint64_t highest =
+        chunk + 1 < chunk_low_.size() ? chunk_low_[chunk + 1] : spans.back().low_fence;
+    const size_t guess =
+        interpolated_search_internal::Guess(key, chunk_low_[chunk], highest, spans.size());
+    __builtin_prefetch(&spans[guess]);
+    if (guess + 1 < spans.size()) __builtin_prefetch(&spans[guess + 1]);
+  }
+
   // The span whose low fence is `low`, or nullptr.
   const Span* Find(uint64_t low) const {
     const Span* span = LastAtOrBelow(low);

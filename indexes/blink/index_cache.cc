@@ -90,6 +90,28 @@ std::optional<CacheRoute> IndexCache::FindLeaf(uint64_t key) {
   return CacheRoute{routes.child(SlotFor(*span, key)), routes.address};
 }
 
+void IndexCache::Prefetch(uint64_t key, size_t distance) const {
+  std::shared_lock lock(mutex_);
+  if (distance > 1) {
+    by_low_fence_.PrefetchAtOrBelow(key);
+    return;
+  }
+  const Span* span = FindCoveringLocked(key);
+  if (span == nullptr) return;
+  // The routes' header (child() of the leftmost slot, the address) and the
+  // branch SlotFor's search guesses, and the next.
+  __builtin_prefetch(span->routes);
+  const CachedRoutes::Branch* const branches = CachedRoutes::BranchesOf(span->routes);
+  const size_t count = span->separator_count;
+  if (count == 0) return;
+  const size_t guess =
+      span->high_fence == UINT64_MAX
+          ? 0
+          : interpolated_search_internal::Guess(key, span->low_fence, span->high_fence, count);
+  __builtin_prefetch(branches + guess);
+  if (guess + 1 < count) __builtin_prefetch(branches + guess + 1);
+}
+
 IndexCache::LeafRange IndexCache::FindLeaves(uint64_t from, uint64_t to, size_t max_leaves) {
   LeafRange result{{}, from};
   if (from >= to || max_leaves == 0) return result;

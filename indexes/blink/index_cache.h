@@ -82,6 +82,13 @@ class IndexCache {
   // or a miss and marks the entry recently used.
   std::optional<CacheRoute> FindLeaf(uint64_t key);
 
+  // Hints that FindLeaf(key) comes soon, after `distance` - 1 other lookups
+  // of the caller: at distance 2 or more prefetches the entry FindLeaf will
+  // look at first, at distance 1 finds the entry (prefetched before, so
+  // this is quick) and prefetches the branch it will take. Changes nothing
+  // FindLeaf returns, counts or evicts.
+  void Prefetch(uint64_t key, size_t distance) const;
+
   // The leaves covering [from, to) in key order, as far as cached nodes cover
   // the range contiguously from `from`, at most `max_leaves` of them; stops at
   // the first gap. covered_until is the high fence of the last leaf's slot

@@ -131,6 +131,31 @@ TEST(TraceWorkload, DealsOperationsRoundRobinOrInBlocksAndCountsPasses) {
   }
 }
 
+TEST(TraceWorkload, OperationsUnreadAreNotCountedAndComeAgain) {
+  std::string text;
+  for (int i = 0; i < 6; ++i) text += "READ usertable user" + std::to_string(i) + "\n";
+  const std::string path = WriteScratchFile("six.txt", text);
+  // Two clients in blocks: client 0 replays operations 0, 1, 2.
+  TraceWorkload workload(TraceSpec(path, "", TraceSplit::kBlocks), 2, 1);
+  const auto stream = workload.ForClient(0);
+  std::vector<Operation> drawn;
+  for (int i = 0; i < 5; ++i) drawn.push_back(stream->Next());  // passes 1 and 2
+  EXPECT_EQ(workload.ToJson()["max_passes"], 2);
+  // The last two (operations 0 and 1 of pass 2) never ran: pass 2 did not start.
+  stream->Unread(2);
+  EXPECT_EQ(workload.ToJson()["max_passes"], 1);
+  for (int i = 3; i < 5; ++i) {
+    const Operation again = stream->Next();
+    EXPECT_EQ(again.key, drawn[static_cast<size_t>(i)].key);
+    EXPECT_EQ(again.value, drawn[static_cast<size_t>(i)].value) << "the same unique value";
+  }
+  EXPECT_EQ(workload.ToJson()["max_passes"], 2);
+  // Taken back to before the first operation: no pass at all.
+  stream->Unread(5);
+  EXPECT_EQ(workload.ToJson()["max_passes"], 0);
+  EXPECT_EQ(stream->Next().key, drawn[0].key);
+}
+
 TEST(TraceWorkload, BulkloadsTheLoadTracesKeysSortedAndOnce) {
   const std::string load =
       WriteScratchFile("load.txt",

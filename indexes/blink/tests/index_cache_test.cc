@@ -251,6 +251,33 @@ TEST(IndexCacheTest, PowerOfTwoChoicesEvictsTheLessRecentlyUsed) {
   }
 }
 
+TEST(IndexCacheTest, PrefetchCountsNothingAndLeavesRecencyAlone) {
+  // As PowerOfTwoChoicesEvictsTheLessRecentlyUsed's untouched cache, with a
+  // Prefetch of a's keys (and of keys no node covers) where the touched one
+  // looked a up: a must still be the one evicted. a and b have branches to
+  // guess among.
+  std::vector<uint64_t> separators;
+  for (uint64_t separator = 5; separator < 100; separator += 5) separators.push_back(separator);
+  const CachedInternalNode a = MakeNode(1, 0, 100, separators, 1);
+  const CachedInternalNode b = MakeNode(2, 100, 200, {150, 170}, 2);
+  const CachedInternalNode c = MakeNode(3, 200, 300, {}, 3);
+  for (uint64_t seed = 0; seed < 20; ++seed) {
+    IndexCache cache(2 * kNodeBytes, kNodeBytes, seed);
+    cache.Prefetch(50, 1);  // nothing cached yet
+    cache.Prefetch(50, 2);
+    cache.Insert(a);
+    cache.Insert(b);
+    for (uint64_t key : {0, 50, 99, 150, 5000}) {
+      for (size_t distance : {1, 2, 3}) cache.Prefetch(key, distance);
+    }
+    const IndexCacheStats stats = cache.stats();
+    EXPECT_EQ(stats.hits + stats.misses, 0u) << "seed " << seed;
+    cache.Insert(c);
+    EXPECT_FALSE(Cached(cache, a)) << "seed " << seed;
+    EXPECT_TRUE(Cached(cache, b)) << "seed " << seed;
+  }
+}
+
 TEST(IndexCacheTest, MostRecentlyUsedEntryIsNeverEvicted) {
   const CachedInternalNode hot = MakeNode(0, 0, 100, {}, 0);
   IndexCache cache(5 * kNodeBytes, kNodeBytes, 11);
