@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import claims as claimlib
 from markdown_table import table
 from report_ablation import Ablation, rerun
+from report_seeds import ClaimAcross
 
 EQUIVALENT = "calibration-equivalent"  # the ABLATION.json kind
 HEADING = "## Calibration-equivalent NIC values"
@@ -25,21 +26,8 @@ HEADER = ["ID", "Paper", "Profile's values", "Band over all sets", "Within ±25%
 
 
 @dataclass(frozen=True)
-class ClaimAcrossSets:
-    """One claim at the profile's values and at every equivalent set."""
-    outcomes: tuple[claimlib.Outcome, ...]  # the profile's first
-
-    @property
-    def claim(self) -> claimlib.Claim:
-        return self.outcomes[0].claim
-
-    @property
-    def values(self) -> list[float]:
-        return [o.ours.value for o in self.outcomes]
-
-    @property
-    def within(self) -> int:
-        return sum(o.strict is True for o in self.outcomes)
+class ClaimAcrossSets(ClaimAcross):
+    """One claim at the profile's values (first) and at every equivalent set."""
 
     @property
     def judged(self) -> bool:

@@ -144,8 +144,10 @@ def spread(claim: claimlib.Claim, values: list[float]) -> str:
 
 
 @dataclass(frozen=True)
-class ClaimAcrossSeeds:
-    """One claim computed at every seed (the main results' first)."""
+class ClaimAcross:
+    """One claim computed in several results roots, the main results' first:
+    at every seed here, at every calibration-equivalent set of NIC values in
+    report_equivalents.py."""
     outcomes: tuple[claimlib.Outcome, ...]
 
     @property
@@ -155,6 +157,15 @@ class ClaimAcrossSeeds:
     @property
     def values(self) -> list[float]:
         return [o.ours.value for o in self.outcomes]
+
+    @property
+    def within(self) -> int:
+        return sum(o.strict is True for o in self.outcomes)
+
+
+@dataclass(frozen=True)
+class ClaimAcrossSeeds(ClaimAcross):
+    """One claim computed at every seed (the main results' first)."""
 
     @property
     def mean(self) -> float:
@@ -167,10 +178,6 @@ class ClaimAcrossSeeds:
     @property
     def mean_strict(self) -> bool | None:
         return claimlib.strict(self.claim, self.mean)
-
-    @property
-    def within(self) -> int:
-        return sum(o.strict is True for o in self.outcomes)
 
     @property
     def seed_dependent(self) -> bool:
