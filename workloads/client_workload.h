@@ -30,6 +30,9 @@ class ClientWorkload : public OperationStream {
 
   // Throws std::overflow_error after kMaxOperations operations.
   Operation Next() override;
+  // A client's draws are its own, but for ycsb-d's, which claim new keys
+  // and read the newest from the KeySpace every client shares.
+  bool DrawsAheadUnchanged() const override { return !latest_; }
 
   uint32_t client_index() const { return client_index_; }
 

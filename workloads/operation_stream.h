@@ -40,6 +40,11 @@ class OperationStream {
   virtual ~OperationStream() = default;
   // Throws std::overflow_error after kMaxOperations operations.
   virtual Operation Next() = 0;
+  // Whether operations may be drawn before they run without changing them
+  // (driver/lookahead_operations.h): false when Next reads state that other
+  // clients' streams change, as YCSB-D's latest key is, since drawing early
+  // would change what it reads.
+  virtual bool DrawsAheadUnchanged() const { return false; }
   // The last `count` operations Next returned were never run: a client drew
   // them ahead (driver/lookahead_operations.h) and its run ended first. A
   // stream whose report counts what it returned (a trace's passes) takes

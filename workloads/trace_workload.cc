@@ -32,6 +32,8 @@ class TraceWorkload::Stream : public OperationStream {
     return op;
   }
 
+  bool DrawsAheadUnchanged() const override { return true; }
+
   void Unread(size_t count) override {
     for (; count > 0; --count) {
       --issued_;

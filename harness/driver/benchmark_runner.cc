@@ -161,7 +161,7 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress,
             break;
           }
           const workloads::Operation op = operations.Next();
-          for (size_t distance = 1; distance <= LookaheadOperations::kDepth; ++distance) {
+          for (size_t distance = 1; distance <= operations.depth(); ++distance) {
             index->Prefetch(client, operations.Ahead(distance).key, distance);
           }
           client.ChargeCpu(rdma::CpuWork::kKeyGeneration, 1);

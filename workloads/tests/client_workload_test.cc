@@ -242,6 +242,20 @@ TEST(ClientWorkloadTest, YcsbDInsertsNewKeysAndReadsTheLatest) {
   EXPECT_GT(static_cast<double>(recent_reads) / reads, 0.5);
 }
 
+TEST(ClientWorkloadTest, OnlyYcsbDDrawsDependOnOtherClients) {
+  // ycsb-d's inserts claim keys from, and its reads look back from, the
+  // KeySpace all clients share, so its operations must not be drawn ahead
+  // of when they run (driver/lookahead_operations.h); every other mix's
+  // draws are the client's own.
+  for (const char* mix :
+       {"read-intensive", "write-intensive", "ycsb-a", "ycsb-b", "ycsb-c", "ycsb-d", "ycsb-e"}) {
+    const WorkloadSpec spec = Mix(mix);
+    KeySpace keys(spec, 1);
+    const ClientWorkload client(spec, keys, 1, 0, 1);
+    EXPECT_EQ(client.DrawsAheadUnchanged(), std::string(mix) != "ycsb-d") << mix;
+  }
+}
+
 TEST(ClientWorkloadTest, YcsbEScansFromAKeyWithUniformLimits) {
   WorkloadSpec spec = Mix("ycsb-e");
   spec.scan_max = 10;

@@ -13,6 +13,8 @@ namespace {
 // Operation i has key i + 1; counts what it returned and what came back.
 class CountingStream : public workloads::OperationStream {
  public:
+  explicit CountingStream(bool ahead = true) : ahead_(ahead) {}
+  bool DrawsAheadUnchanged() const override { return ahead_; }
   workloads::Operation Next() override {
     workloads::Operation op{};
     op.key = ++returned_;
@@ -26,6 +28,7 @@ class CountingStream : public workloads::OperationStream {
   uint64_t unread() const { return unread_; }
 
  private:
+  bool ahead_;
   uint64_t returned_ = 0;
   uint64_t unread_ = 0;
 };
@@ -45,6 +48,20 @@ TEST(LookaheadOperations, RunsTheStreamsOperationsInOrderKnowingTheNext) {
   // The one drawn ahead of the tenth never ran.
   EXPECT_EQ(stream.unread(), LookaheadOperations::kDepth);
   EXPECT_EQ(stream.returned(), 10u);
+}
+
+TEST(LookaheadOperations, DrawsNoneAheadFromAStreamThatForbidsIt) {
+  // As ycsb-d's, whose draws read what other clients' draws change.
+  CountingStream stream(/*ahead=*/false);
+  {
+    LookaheadOperations operations(stream);
+    EXPECT_EQ(operations.depth(), 0u);
+    for (uint64_t i = 1; i <= 3; ++i) {
+      EXPECT_EQ(operations.Next().key, i);
+      EXPECT_EQ(stream.returned(), i) << "drawn only when it runs";
+    }
+  }
+  EXPECT_EQ(stream.unread(), 0u);
 }
 
 TEST(LookaheadOperations, DrawsNothingUntilAsked) {
