@@ -35,7 +35,14 @@ class ClaimAcrossSets(ClaimAcross):
 
 
 def equivalent_sets(found: list[Ablation]) -> list[Ablation]:
+    """The equivalent sets that could be read; unreadable(), those that
+    could not, are named wherever the band is, since a band without them
+    is over fewer sets than the fit found."""
     return [a for a in found if a.kind == EQUIVALENT and not a.error]
+
+
+def unreadable(found: list[Ablation]) -> list[Ablation]:
+    return [a for a in found if a.kind == EQUIVALENT and a.error]
 
 
 def across_sets(outcomes: list[claimlib.Outcome], found: list[Ablation]
@@ -82,14 +89,17 @@ def summary(outcomes: list[claimlib.Outcome], found: list[Ablation]) -> str | No
         return None
     judged, every, none = counts(rows)
     sets = len(rows[0].outcomes)
-    return (f"calibration-equivalent NIC values ({sets} sets, the profile's among them): "
-            f"{len(rows)} claims computed at every set; of {judged} judged, {every} within "
-            f"±25% at every set, {none} at none, {judged - every - none} at some")
+    missing = unreadable(found)
+    unread = (f"; {len(missing)} more could not be read, so the band leaves them out"
+              if missing else "")
+    return (f"calibration-equivalent NIC values ({sets} sets, the profile's among them"
+            f"{unread}): {len(rows)} claims computed at every set; of {judged} judged, "
+            f"{every} within ±25% at every set, {none} at none, {judged - every - none} at some")
 
 
 def equivalent_lines(outcomes: list[claimlib.Outcome], found: list[Ablation]) -> list[str]:
-    sets = equivalent_sets(found)
-    if not sets:
+    sets, missing = equivalent_sets(found), unreadable(found)
+    if not sets and not missing:
         return []
     lines = [HEADING, "",
              "NIC value sets that meet the calibration set as well as the profile's own "
@@ -99,6 +109,9 @@ def equivalent_lines(outcomes: list[claimlib.Outcome], found: list[Ablation]) ->
              "choose among them, so a prediction's band over them is what it leaves open; a "
              "claim within ±25% at the profile's values but not at every set rests on that "
              "choice.", ""]
+    if missing:
+        lines += ["**Not in the band** (could not be read; see Errors): " + "; ".join(
+            f"`{a.label}`" for a in missing) + ".", ""]
     rows = across_sets(outcomes, found)
     if not rows:
         return lines + ["No claim was computed at every set.", ""]

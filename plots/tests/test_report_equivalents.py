@@ -98,6 +98,21 @@ class CalibrationEquivalents(unittest.TestCase):
         self.assertEqual(run.returncode, 0, run.stderr)
         self.assertNotIn(report_equivalents.HEADING, (out / "REPORT.md").read_text())
 
+    def test_a_set_that_cannot_be_read_is_named_where_the_band_is(self):
+        root = Path(self.tmp.name) / "unreadable"
+        fixtures.fig16(root)
+        kind = {"kind": report_equivalents.EQUIVALENT}
+        fixtures.fig16(write_ablation(root, "equivalent-a", "set a", **kind))
+        write_ablation(root, "equivalent-b", "set b", **kind)  # no results: never ran
+        out = Path(self.tmp.name) / "unreadable-report"
+        run = run_report(root, out)
+        self.assertEqual(run.returncode, 1)
+        report = (out / "REPORT.md").read_text(encoding="utf-8")
+        self.assertIn("**Not in the band** (could not be read; see Errors): `equivalent-b`.",
+                      report)
+        self.assertIn("Calibration-equivalent NIC values (2 sets, the profile's among them; 1 "
+                      "more could not be read, so the band leaves them out)", report)
+
     def test_a_kind_that_is_not_a_string_is_named(self):
         root = Path(self.tmp.name) / "bad-kind"
         fixtures.fig16(root)
