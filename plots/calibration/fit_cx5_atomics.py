@@ -177,12 +177,16 @@ def table(scores: list[Score]) -> str:
 
 
 def integers(text: str) -> tuple[int, ...]:
+    """A grid axis: distinct positive integers (0 would switch the mechanism
+    off, which is no value of the grid)."""
     try:
         values = tuple(int(part) for part in text.split(","))
     except ValueError:
         raise argparse.ArgumentTypeError(f"'{text}' is not a comma-separated list of integers")
-    if any(v < 0 for v in values):
-        raise argparse.ArgumentTypeError(f"'{text}': values must be >= 0")
+    if any(v <= 0 for v in values):
+        raise argparse.ArgumentTypeError(f"'{text}': values must be at least 1")
+    if len(set(values)) != len(values):
+        raise argparse.ArgumentTypeError(f"'{text}': a value is given twice")
     return values
 
 
@@ -202,12 +206,20 @@ def main() -> int:
     pairs = [Pair(u, s) for u in args.units for s in args.slots]
     runs = [(pair, seed) for pair in pairs for seed in args.seeds]
     measured: dict[Pair, dict[int, dict[str, float]]] = {pair: {} for pair in pairs}
-    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        futures = {pool.submit(measure, args.dmbench, definition, pair, seed): (pair, seed)
-                   for pair, seed in runs}
+    pool = concurrent.futures.ThreadPoolExecutor(args.jobs)
+    futures = {pool.submit(measure, args.dmbench, definition, pair, seed): (pair, seed)
+               for pair, seed in runs}
+    try:
         for future in concurrent.futures.as_completed(futures):
             pair, seed = futures[future]
             measured[pair][seed] = future.result()
+    except (OSError, RuntimeError, dr.ResultsError) as error:
+        # One failure fails the fit: the runs not started are not run.
+        pool.shutdown(wait=True, cancel_futures=True)
+        print(f"fit_cx5_atomics.py: {pair.processing_units} units, "
+              f"{pair.atomic_parking_slots} slots, seed {seed}: {error}", file=sys.stderr)
+        return 1
+    pool.shutdown()
     scores = [Score(pair, measured[pair]) for pair in pairs]
     command = ("plots/calibration/fit_cx5_atomics.py"
                f" --units {','.join(map(str, args.units))}"

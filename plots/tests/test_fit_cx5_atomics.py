@@ -47,6 +47,15 @@ class Rule(unittest.TestCase):
         self.assertEqual(fit.equivalents([one_bad_seed, close, exact]), [exact, close])
 
 
+class Arguments(unittest.TestCase):
+
+    def test_a_grid_axis_is_distinct_positive_integers(self):
+        self.assertEqual(fit.integers("16,24,32"), (16, 24, 32))
+        for bad in ("24,24", "0,24", "-8", "24,x"):
+            with self.assertRaises(fit.argparse.ArgumentTypeError, msg=bad):
+                fit.integers(bad)
+
+
 class CommittedFit(unittest.TestCase):
     """The fit file ae/ablation.sh reads, and the profile beside it."""
 
