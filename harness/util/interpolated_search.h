@@ -63,6 +63,10 @@ inline size_t Guess(uint64_t key, uint64_t lowest, uint64_t highest, size_t coun
   return std::min(static_cast<size_t>(fraction * static_cast<double>(count - 1)), count - 1);
 }
 
+// Up to this many keys the searches bisect: with a cache line or two of
+// keys a binary search is as quick.
+inline constexpr size_t kBisectUpTo = 8;
+
 }  // namespace interpolated_search_internal
 
 // The first element of [begin, end) whose key_of(element) is greater than
@@ -78,8 +82,7 @@ template <typename RandomIt, typename KeyOf>
 RandomIt InterpolatedUpperBoundWithin(RandomIt begin, RandomIt end, uint64_t key, KeyOf key_of,
                                       uint64_t lowest, uint64_t highest) {
   const auto count = static_cast<size_t>(end - begin);
-  // Below a cache line or two of keys a binary search is as quick.
-  if (count <= 8) {
+  if (count <= interpolated_search_internal::kBisectUpTo) {
     return std::partition_point(begin, end,
                                 [&](const auto& element) { return !(key < key_of(element)); });
   }
@@ -92,13 +95,26 @@ RandomIt InterpolatedUpperBoundWithin(RandomIt begin, RandomIt end, uint64_t key
 template <typename RandomIt, typename KeyOf>
 RandomIt InterpolatedUpperBound(RandomIt begin, RandomIt end, uint64_t key, KeyOf key_of) {
   const auto count = static_cast<size_t>(end - begin);
-  // (Below 9 keys the search bisects and reads no bounds.)
-  if (count <= 8) return InterpolatedUpperBoundWithin(begin, end, key, key_of, 0, UINT64_MAX);
+  // (Bisecting, the search reads no bounds.)
+  if (count <= interpolated_search_internal::kBisectUpTo) {
+    return InterpolatedUpperBoundWithin(begin, end, key, key_of, 0, UINT64_MAX);
+  }
   const uint64_t first_key = key_of(begin[0]);
   const uint64_t last_key = key_of(begin[count - 1]);
   if (key < first_key) return begin;
   if (key >= last_key) return end;
   return InterpolatedUpperBoundWithin(begin, end, key, key_of, first_key, last_key);
+}
+
+// The index of the element that InterpolatedUpperBoundWithin(begin, begin
+// + count, key, key_of, lowest, highest) loads first (count > 0): for a
+// caller that knows a search's key before it searches and prefetches that
+// element and the next, where the gallop steps first.
+inline size_t FirstProbe(size_t count, uint64_t key, uint64_t lowest, uint64_t highest) {
+  // std::partition_point, bisecting, loads the middle first.
+  return count <= interpolated_search_internal::kBisectUpTo
+             ? count / 2
+             : interpolated_search_internal::Guess(key, lowest, highest, count);
 }
 
 // For arrays of the keys themselves.

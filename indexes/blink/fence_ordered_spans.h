@@ -34,34 +34,22 @@ class FenceOrderedSpans {
     const size_t chunk = ChunkAtOrBelow(key);
     if (chunk == kNone) return nullptr;
     const std::vector<Span>& spans = chunks_[chunk];
-    // The chunk's low fences lie from its own first one to below the next
-    // chunk's first: bounds at hand in chunk_low_, where the last span's
-    // fence would be a cache miss (InterpolatedUpperBoundWithin).
-    const uint64_t highest =
-        chunk + 1 < chunk_low_.size() ? chunk_low_[chunk + 1] : spans.back().low_fence;
     const auto after = InterpolatedUpperBoundWithin(spans.begin(), spans.end(), key, LowFenceOf,
-                                                    chunk_low_[chunk], highest);
+                                                    chunk_low_[chunk], HighestLowFence(chunk));
     // The chunk's first span is at or below key, so the one found exists.
     return &*std::prev(after);
   }
 
   // Prefetches the lines where LastAtOrBelow(key) will look first: the
   // chunk's index is found (its arrays are small and usually cached), and
-  // the span its interpolation guesses and the next are prefetched.
+  // the spans its search loads first are prefetched.
   void PrefetchAtOrBelow(uint64_t key) const {
     const size_t chunk = ChunkAtOrBelow(key);
     if (chunk == kNone) return;
     const std::vector<Span>& spans = chunks_[chunk];
-    if (spans.size() <= 8) {
-      __builtin_prefetch(spans.data());
-      return;
-    }
-    const uint64_t highest =
-        chunk + 1 < chunk_low_.size() ? chunk_low_[chunk + 1] : spans.back().low_fence;
-    const size_t guess =
-        interpolated_search_internal::Guess(key, chunk_low_[chunk], highest, spans.size());
-    __builtin_prefetch(&spans[guess]);
-    if (guess + 1 < spans.size()) __builtin_prefetch(&spans[guess + 1]);
+    const size_t first = FirstProbe(spans.size(), key, chunk_low_[chunk], HighestLowFence(chunk));
+    __builtin_prefetch(&spans[first]);
+    if (first + 1 < spans.size()) __builtin_prefetch(&spans[first + 1]);
   }
 
   // The span whose low fence is `low`, or nullptr.
@@ -146,6 +134,14 @@ class FenceOrderedSpans {
   template <typename Spans>
   static auto AfterLow(Spans& spans, uint64_t key) {
     return InterpolatedUpperBound(spans.begin(), spans.end(), key, LowFenceOf);
+  }
+
+  // A bound on the chunk's low fences: they lie from its own first one to
+  // below the next chunk's first, bounds at hand in chunk_low_, where the
+  // last span's fence would be a cache miss (InterpolatedUpperBoundWithin).
+  uint64_t HighestLowFence(size_t chunk) const {
+    if (chunk + 1 < chunk_low_.size()) return chunk_low_[chunk + 1];
+    return chunks_[chunk].back().low_fence;
   }
 
   // The last chunk whose first low fence is <= key, or kNone.

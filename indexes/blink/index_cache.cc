@@ -99,17 +99,17 @@ void IndexCache::Prefetch(uint64_t key, size_t distance) const {
   const Span* span = FindCoveringLocked(key);
   if (span == nullptr) return;
   // The routes' header (child() of the leftmost slot, the address) and the
-  // branch SlotFor's search guesses, and the next.
+  // branches SlotFor's search loads first; unbounded, it loads the first
+  // separator before it guesses.
   __builtin_prefetch(span->routes);
   const CachedRoutes::Branch* const branches = CachedRoutes::BranchesOf(span->routes);
   const size_t count = span->separator_count;
   if (count == 0) return;
-  const size_t guess =
-      span->high_fence == UINT64_MAX
-          ? 0
-          : interpolated_search_internal::Guess(key, span->low_fence, span->high_fence, count);
-  __builtin_prefetch(branches + guess);
-  if (guess + 1 < count) __builtin_prefetch(branches + guess + 1);
+  const size_t first = span->high_fence == UINT64_MAX
+                           ? 0
+                           : FirstProbe(count, key, span->low_fence, span->high_fence);
+  __builtin_prefetch(branches + first);
+  if (first + 1 < count) __builtin_prefetch(branches + first + 1);
 }
 
 IndexCache::LeafRange IndexCache::FindLeaves(uint64_t from, uint64_t to, size_t max_leaves) {
