@@ -34,7 +34,7 @@ class FenceOrderedSpans {
     const size_t chunk = ChunkAtOrBelow(key);
     if (chunk == kNone) return nullptr;
     const std::vector<Span>& spans = chunks_[chunk];
-    const auto after = InterpolatedUpperBoundWithin(spans.begin(), spans.end(), key, LowFenceOf,
+    const auto after = InterpolatedUpperBoundWithin(spans.begin(), spans.end(), key, kLowFenceOf,
                                                     chunk_low_[chunk], HighestLowFence(chunk));
     // The chunk's first span is at or below key, so the one found exists.
     return &*std::prev(after);
@@ -127,13 +127,16 @@ class FenceOrderedSpans {
  private:
   static constexpr size_t kNone = ~size_t{0};
 
-  static uint64_t LowFenceOf(const Span& span) { return span.low_fence; }
+  // A lambda, not a function: a function passes as a pointer, and the
+  // searches called it through that pointer for every probe (3% of a 10 M-key
+  // read-intensive simulation's samples fell in it).
+  static constexpr auto kLowFenceOf = [](const Span& span) { return span.low_fence; };
 
   // The first span of `spans` whose low fence is above key. Fences of a
   // dense key space lie near a line, so the search interpolates.
   template <typename Spans>
   static auto AfterLow(Spans& spans, uint64_t key) {
-    return InterpolatedUpperBound(spans.begin(), spans.end(), key, LowFenceOf);
+    return InterpolatedUpperBound(spans.begin(), spans.end(), key, kLowFenceOf);
   }
 
   // A bound on the chunk's low fences: they lie from its own first one to
