@@ -22,7 +22,7 @@ SOURCE_DIRS = ("harness", "indexes", "workloads")
 PREFETCH_CALL = re.compile(r"^[^/]*\b__builtin_prefetch\(")
 # objdump -l writes a "path:line" line, sometimes followed by
 # "(discriminator N)", before the instructions that come from there.
-LOCATION = re.compile(r"^(/\S+):(\d+)(?: \(discriminator \d+\))?$")
+LOCATION = re.compile(r"^(/.*):(\d+)(?: \(discriminator \d+\))?$")
 PREFETCH_INSTRUCTION = re.compile(r"^\s*[0-9a-f]+:\s+prefetch\w*\s")
 
 
