@@ -16,7 +16,10 @@ point) and DIR/sim-speed.md (the table), and prints the table.
 
 Columns: the workload mix, index preset and key count; simulated index
 operations (warm-up and window) per wall-clock second and events per
-wall-clock second, both over the simulation only; the wall time of the whole
+wall-clock second, both over the simulation only; the CPU time of the
+simulating thread per index operation, in nanoseconds ("–" for a result of
+a revision that did not record it), the steadier figure on a shared
+machine, where other work takes the core from a run; the wall time of the whole
 process and of its set-up (key space, bulkload: the whole minus the
 simulation); the process's peak resident memory and that divided by the key
 count ("–" for a result of a revision that did not record it); and the
@@ -90,17 +93,23 @@ def ran_point(path: Path) -> dict:
     # Results of revisions before peak_rss_bytes existed have none.
     peak = (field(result, "wall_clock.peak_rss_bytes", path)
             if "peak_rss_bytes" in result.get("wall_clock", {}) else None)
+    operations = field(result, "simulator.index_operations", path)
+    # Nor do those before simulation_cpu_seconds existed.
+    cpu = (field(result, "wall_clock.simulation_cpu_seconds", path)
+           if "simulation_cpu_seconds" in result.get("wall_clock", {}) else None)
     return {
         "point": path.stem,
         "mix": text_field(result, "config.workload.mix", path),
         "index": text_field(result, "config.index.preset", path),
         "keys": keys,
         "ran": True,
-        "index_operations": field(result, "simulator.index_operations", path),
+        "index_operations": operations,
         "events": field(result, "simulator.events", path),
         "index_operations_per_wall_second":
             field(result, "wall_clock.index_operations_per_wall_second", path),
         "events_per_wall_second": field(result, "wall_clock.events_per_wall_second", path),
+        "cpu_ns_per_operation": (cpu * 1e9 / operations
+                                 if cpu is not None and operations > 0 else None),
         "wall_seconds": wall,
         "setup_wall_seconds": max(0.0, wall - simulation),
         "peak_rss_bytes": peak,
@@ -117,9 +126,9 @@ def ran_point(path: Path) -> dict:
 SIMULATED = ("index_operations", "events", "throughput_mops", "cache_prewarm", "cache_mib",
              "warmup_ms", "measure_ms")
 # Figures of the machine running it, which vary from run to run: the median.
-WALL = ("index_operations_per_wall_second", "events_per_wall_second", "wall_seconds",
-        "setup_wall_seconds", "peak_rss_bytes", "bytes_per_key")
-RANGED = ("index_operations_per_wall_second", "events_per_wall_second")
+WALL = ("index_operations_per_wall_second", "events_per_wall_second", "cpu_ns_per_operation",
+        "wall_seconds", "setup_wall_seconds", "peak_rss_bytes", "bytes_per_key")
+RANGED = ("index_operations_per_wall_second", "events_per_wall_second", "cpu_ns_per_operation")
 
 
 def point_of_runs(name: str, runs: list[dict], where: Path) -> dict:
@@ -136,7 +145,8 @@ def point_of_runs(name: str, runs: list[dict], where: Path) -> dict:
         values = [run[key] for run in runs if run[key] is not None]
         row[key] = statistics.median(values) if values else None
     for key in RANGED:
-        row[f"{key}_range"] = [min(run[key] for run in runs), max(run[key] for run in runs)]
+        values = [run[key] for run in runs if run[key] is not None]
+        row[f"{key}_range"] = [min(values), max(values)] if values else None
     return row
 
 
@@ -187,6 +197,17 @@ def speed(row: dict, key: str, digits: int) -> str:
     return text
 
 
+def cpu_per_operation(row: dict) -> str:
+    """Nanoseconds; with several runs, the median and the range."""
+    if row["cpu_ns_per_operation"] is None:
+        return "–"
+    text = f"{row['cpu_ns_per_operation']:,.0f}"
+    if row["runs"] > 1:
+        low, high = row["cpu_ns_per_operation_range"]
+        text += f" ({low:,.0f}–{high:,.0f})"
+    return text
+
+
 def settings(row: dict) -> str:
     """How much of the run is a cold start, e.g. "warm 477 MiB; 10 + 20 ms"."""
     caches = "warm" if row["cache_prewarm"] else "cold"
@@ -195,17 +216,17 @@ def settings(row: dict) -> str:
 
 def table(rows: list[dict]) -> str:
     header = ("| workload | index | keys | M index ops / wall s | M events / wall s | "
-              "wall s (set-up) | peak RSS GiB | bytes / key | simulated Mops | "
+              "CPU ns / op | wall s (set-up) | peak RSS GiB | bytes / key | simulated Mops | "
               "caches; warm-up + window |")
-    lines = [header, "|" + "---|" * 10]
+    lines = [header, "|" + "---|" * 11]
     for row in rows:
         start = f"| {row['mix']} skewed | {row['index']} | {row['keys']:,} |"
         if not row["ran"]:
-            lines.append(f"{start} refused: {row['refused']} | | | | | | |")
+            lines.append(f"{start} refused: {row['refused']} | | | | | | | |")
             continue
         lines.append(
             f"{start} {speed(row, 'index_operations_per_wall_second', 3)} | "
-            f"{speed(row, 'events_per_wall_second', 2)} | "
+            f"{speed(row, 'events_per_wall_second', 2)} | {cpu_per_operation(row)} | "
             f"{row['wall_seconds']:.1f} ({row['setup_wall_seconds']:.1f}) | "
             f"{gibibytes(row['peak_rss_bytes'])} | {per_key(row['bytes_per_key'])} | "
             f"{row['throughput_mops']:.3f} | {settings(row)} |")

@@ -44,6 +44,7 @@ class SimFabric final : public Fabric {
                            {"torn_reads", cluster_.torn_reads()}};
     nlohmann::json& wall = result["wall_clock"];
     wall["simulation_wall_seconds"] = measured_.wall_seconds;
+    wall["simulation_cpu_seconds"] = measured_.cpu_seconds;
     wall["index_operations_per_wall_second"] =
         measured_.wall_seconds > 0 ? executed / measured_.wall_seconds : 0.0;
     wall["events_per_wall_second"] = measured_.events_per_wall_second();

@@ -305,7 +305,7 @@ def model_run(config: dict) -> dict:
                       "index_operations": int(count * 1.1), "torn_reads": 0},
         "wall_clock": {"started_at": "2026-01-01T00:00:00Z", "wall_seconds": 2.5,
                        "peak_rss_bytes": 1 << 30, "huge_page_bytes": 1 << 26,
-                       "simulation_wall_seconds": 2.0,
+                       "simulation_wall_seconds": 2.0, "simulation_cpu_seconds": 1.8,
                        "index_operations_per_wall_second": count * 1.1 / 2.0,
                        "events_per_wall_second": count * 5 / 2.0},
     }

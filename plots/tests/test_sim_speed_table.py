@@ -29,11 +29,12 @@ def run(*args) -> subprocess.CompletedProcess:
 
 
 def write_point(folder: Path, mix: str, keys: int, peak: int, speed: float,
-                run_suffix: str = "") -> dict:
+                run_suffix: str = "", cpu_seconds: float = 18.0) -> dict:
     config = fixtures.resolve({"workload": {"mix": mix, "keys": keys}})
     result = fixture_model.model_run(config)
     result["wall_clock"].update({"peak_rss_bytes": peak, "wall_seconds": 30.0,
                                  "simulation_wall_seconds": 20.0,
+                                 "simulation_cpu_seconds": cpu_seconds,
                                  "index_operations_per_wall_second": speed})
     name = f"{mix}-{config['index']['preset']}-{keys}{run_suffix}"
     fixtures.write_json(folder / f"{name}.json", result)
@@ -122,6 +123,31 @@ class SimSpeedTable(unittest.TestCase):
         self.assertEqual(row["index_operations_per_wall_second_range"], [200_000.0, 300_000.0])
         self.assertEqual(row["peak_rss_bytes"], 2 << 30)
         self.assertIn("| 10,000,000 | 0.260 (0.200–0.300) |", process.stdout)
+
+    def test_cpu_time_per_operation_with_its_median_and_range(self):
+        results = [write_point(self.folder, "read-intensive", 10_000, 1 << 20, 1.0, f".r{k}",
+                               cpu_seconds=cpu)
+                   for k, cpu in enumerate([0.3, 0.1, 0.2], start=1)]
+        operations = results[0]["simulator"]["index_operations"]
+        process = run(self.out)
+        self.assertEqual(process.returncode, 0, process.stderr)
+        [row] = json.loads((self.out / "sim-speed.json").read_text())
+        self.assertAlmostEqual(row["cpu_ns_per_operation"], 0.2e9 / operations)
+        low, high = row["cpu_ns_per_operation_range"]
+        self.assertAlmostEqual(low, 0.1e9 / operations)
+        self.assertAlmostEqual(high, 0.3e9 / operations)
+        self.assertIn(f"| {0.2e9 / operations:,.0f} ({0.1e9 / operations:,.0f}–"
+                      f"{0.3e9 / operations:,.0f}) |", process.stdout)
+
+    def test_an_older_result_without_cpu_time_shows_a_dash(self):
+        result = write_point(self.folder, "write-intensive", 10_000, 1 << 20, 1.0)
+        del result["wall_clock"]["simulation_cpu_seconds"]
+        fixtures.write_json(self.folder / "write-intensive-sherman-10000.json", result)
+        process = run(self.out)
+        self.assertEqual(process.returncode, 0, process.stderr)
+        [row] = json.loads((self.out / "sim-speed.json").read_text())
+        self.assertIsNone(row["cpu_ns_per_operation"])
+        self.assertRegex(process.stdout, r"\| [0-9.]+ \| – \| 30\.0 \(10\.0\) \|")
 
     def test_runs_of_one_point_that_simulated_differently_are_named(self):
         write_point(self.folder, "read-intensive", 10_000, 1 << 20, 1.0, ".r1")

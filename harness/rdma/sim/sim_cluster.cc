@@ -5,6 +5,7 @@
 #include <string>
 
 #include "harness/rdma/errors.h"
+#include "harness/util/thread_cpu_clock.h"
 
 namespace dmbench::rdma::sim {
 
@@ -158,6 +159,7 @@ void SimCluster::PrefetchClient(const SimClient* client) {
 
 SimRunStats SimCluster::Run(const ClientBody& body) {
   const auto wall_start = std::chrono::steady_clock::now();
+  const double cpu_start = ThreadCpuSeconds();
   const SimTime sim_start = now_;
   // A READ resolved at its client's resumption counts as the event it spared.
   const uint64_t events_before = events_.pushed() + reads_resolved_at_resume_;
@@ -203,6 +205,7 @@ SimRunStats SimCluster::Run(const ClientBody& body) {
   SimRunStats stats;
   stats.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  stats.cpu_seconds = ThreadCpuSeconds() - cpu_start;
   stats.simulated_seconds = static_cast<double>(now_ - sim_start) / 1e12;
   stats.events = events_.pushed() + reads_resolved_at_resume_ - events_before;
   stats.verbs = verbs_ - verbs_before;

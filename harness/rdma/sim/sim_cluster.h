@@ -46,6 +46,9 @@ struct SimOptions {
 // What one Run() cost in wall time and did in simulated time.
 struct SimRunStats {
   double wall_seconds = 0;
+  // CPU time of the thread that ran it (util/thread_cpu_clock.h): the wall
+  // time less what other work on the machine took.
+  double cpu_seconds = 0;
   double simulated_seconds = 0;  // of this run
   uint64_t events = 0;
   uint64_t verbs = 0;
