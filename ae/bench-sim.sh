@@ -8,7 +8,7 @@
 #
 #   ae/bench-sim.sh [--keys N,...] [--indexes PRESET,...] [--measure-ms MS]
 #                   [--paper-settings] [--repeat N] [--profile] [--count]
-#                   [--out DIR] [--set PATH=VALUE ...]
+#                   [--against DMBENCH] [--out DIR] [--set PATH=VALUE ...]
 #
 # Defaults: keys 10000000,100000000,1000000000 (the paper's 1 B last),
 # indexes sherman, a 5 ms window after the config's 2 ms warm-up, one run
@@ -48,8 +48,17 @@
 # 1-2 minutes per point at 10 M keys and 6-8 at 1 B, whose set-up callgrind
 # slows too (points/callgrind/NAME.out is callgrind's file, for
 # callgrind_annotate or KCachegrind); plots/sim_count_change.py BEFORE AFTER
-# compares the counts of two builds' passes. Run it alone: a second busy
-# core slows every figure. Set DMBENCH to a dmbench binary to skip set-up
+# compares the counts of two builds' passes. --against B times another
+# build, the dmbench binary B (the one before a change), beside this one:
+# every round runs each point with both, the build that goes first
+# alternating from round to round, B's results in DIR/against/points; then
+# B's table (DIR/against/sim-speed.md) and plots/sim_speed_change.py's
+# comparison, point by point (DIR/sim-speed-change.md, .json): the CPU
+# time per operation of each build, in how many rounds this build took
+# less, and whether the two simulated the same. Two passes run one after the
+# other cannot tell a few percent apart on a machine whose speed drifts;
+# use --repeat 5 or more. Not with --profile or --count. Run it alone: a
+# second busy core slows every figure. Set DMBENCH to a dmbench binary to skip set-up
 # and build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -63,6 +72,7 @@ paper_settings=0
 repeat=1
 profile=0
 counting=0
+against=
 out=results/bench-sim
 sets=()
 while [[ $# -gt 0 ]]; do
@@ -74,11 +84,13 @@ while [[ $# -gt 0 ]]; do
     --repeat) option_value repeat "a count" "$@"; shift ;;
     --profile) profile=1 ;;
     --count) counting=1 ;;
+    --against) option_value against "a dmbench binary" "$@"; shift ;;
     --out) option_value out "a directory" "$@"; shift ;;
     --set) option_set "$@"; shift ;;
     -h|--help) sed -n '2,/^set -euo pipefail/{/^#/s/^# \{0,1\}//p}' "$0" >&2; exit 0 ;;
     *) echo "ae/bench-sim.sh: unknown argument '$1' (allowed: --keys, --indexes," \
-            "--measure-ms, --paper-settings, --repeat, --profile, --count, --out, --set)" >&2
+            "--measure-ms, --paper-settings, --repeat, --profile, --count, --against, --out," \
+            "--set)" >&2
        exit 2 ;;
   esac
   shift
@@ -90,6 +102,16 @@ fi
 if ! [[ "$repeat" =~ ^[1-9][0-9]*$ ]]; then
   echo "ae/bench-sim.sh: --repeat takes a positive integer, got '$repeat'" >&2
   exit 2
+fi
+if [[ -n "$against" ]]; then
+  if (( profile || counting )); then
+    echo "ae/bench-sim.sh: --against times two builds; it does not combine with --profile or --count" >&2
+    exit 2
+  fi
+  if [[ ! -x "$against" || -d "$against" ]]; then
+    echo "ae/bench-sim.sh: --against takes a dmbench binary to run, got '$against'" >&2
+    exit 2
+  fi
 fi
 if ! [[ "$indexes" =~ ^[a-z0-9+-]+(,[a-z0-9+-]+)*$ ]]; then
   echo "ae/bench-sim.sh: --indexes takes index presets separated by commas, got '$indexes'" >&2
@@ -156,8 +178,22 @@ fi
 # shellcheck source=ae/dmbench-release.sh
 source ae/dmbench-release.sh
 
+# Runs the point's command line ($@, this build's) with the --against build
+# into DIR/against/points/$name.json; a refusal (exit 2) leaves its log for
+# that build's table, anything else fails the benchmark.
+time_against() {
+  local status=0
+  "$against" "${@:2}" --out "$out/against/points/$name.json" \
+    >"$out/against/points/$name.log" 2>&1 || status=$?
+  if (( status != 0 && status != 2 )); then
+    tail -n 3 "$out/against/points/$name.log" >&2
+    exit "$status"
+  fi
+}
+
 mkdir -p "$out/points"
 (( ! counting )) || mkdir -p "$out/points/callgrind"
+[[ -z "$against" ]] || mkdir -p "$out/against/points"
 IFS=, read -r -a key_list <<<"$keys"
 IFS=, read -r -a index_list <<<"$indexes"
 measured=0
@@ -179,11 +215,15 @@ for ((round = 1; round <= repeat; round++)); do
                --set run.measure_ms="$measure_ms" --set topology.host_memory_mib="$host_mib"
                "${sets[@]}")
         run=("${point[@]}" --out "$out/points/$name.json")
+        # The build that goes first alternates, so that a machine that slows
+        # over minutes weighs on both alike.
+        if [[ -n "$against" ]] && (( round % 2 == 1 )); then time_against "${point[@]}"; fi
         if (( profile )); then
           run=("${sampler[@]}" -o "$out/points/$name.perf.data" -- "${run[@]}"
                --perf-control "$fifos/control,$fifos/acknowledge")
         fi
         "${run[@]}" >"$out/points/$name.log" 2>&1 || status=$?
+        if [[ -n "$against" ]] && (( round % 2 == 0 )); then time_against "${point[@]}"; fi
         (( status != 0 )) || measured=$((measured + 1))
         if [[ $status -ne 0 ]]; then
           # Exit 2 is a refused config (e.g. more memory than this machine
@@ -215,6 +255,11 @@ done
 if (( measured == 0 )); then
   echo "ae/bench-sim.sh: dmbench refused every point (the table says why): nothing was measured" >&2
   exit 2
+fi
+if [[ -n "$against" ]]; then
+  echo "== $against's table ($out/against/sim-speed.md), then the comparison" >&2
+  /usr/bin/python3 plots/sim_speed_table.py "$out/against" >&2
+  /usr/bin/python3 plots/sim_speed_change.py "$out/against" "$out"
 fi
 (( ! profile )) || /usr/bin/python3 plots/sim_profile_table.py "$out"
 (( ! counting )) || /usr/bin/python3 plots/sim_count_table.py "$out"

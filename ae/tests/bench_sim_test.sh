@@ -3,7 +3,9 @@
 # point runs the base config's settings (cold caches, its 2 ms warm-up), and
 # --paper-settings runs the settings fig10-breakdown-skewed.json declares
 # (warm caches, its warm-up, its paper-scale cache), as each row of the table
-# says; --measure-ms still sets the window; a bad argument exits 2.
+# says; --measure-ms still sets the window; --against times a second build
+# in alternation and compares the two (here the same binary, which must
+# simulate the same); a bad argument exits 2.
 # usage: DMBENCH=BINARY ae/tests/bench_sim_test.sh   (prints "bench-sim test: passed")
 set -euo pipefail
 
@@ -36,6 +38,27 @@ for mix in read-intensive write-intensive; do
   row=$(grep -F "| $mix skewed | sherman | 100,000 |" "$tmp/paper/sim-speed.md" || true)
   grep -qF "| $expected |" <<<"$row" ||
     fail "no $mix row with '$expected' in: $(cat "$tmp/paper/sim-speed.md")"
+done
+
+"$root/ae/bench-sim.sh" --keys 100000 --measure-ms 0.5 --repeat 2 --against "$DMBENCH" \
+  --out "$tmp/against" >"$tmp/against.out" 2>&1 ||
+  fail "the --against run failed: $(tail -n 5 "$tmp/against.out")"
+for round in 1 2; do
+  [[ -s "$tmp/against/against/points/read-intensive-sherman-100000.r$round.json" ]] ||
+    fail "no result of the other build for round $round"
+done
+for mix in read-intensive write-intensive; do
+  grep -q "^| $mix skewed | sherman | 100,000 | .*, cpu | in [0-2] of 2 rounds | .* | yes |\$" \
+    "$tmp/against/sim-speed-change.md" ||
+    fail "no $mix comparison in: $(cat "$tmp/against/sim-speed-change.md")"
+done
+for bad in "--against $tmp/no-such-binary" "--against $DMBENCH --count"; do
+  status=0
+  # shellcheck disable=SC2086  # $bad is two or three words on purpose
+  "$root/ae/bench-sim.sh" --keys 100000 $bad --out "$tmp/bad-against" >"$tmp/bad.out" 2>&1 ||
+    status=$?
+  [[ $status -eq 2 ]] || fail "'$bad' exited $status, not 2"
+  grep -q -- "--against" "$tmp/bad.out" || fail "the error for '$bad' does not name --against"
 done
 
 status=0

@@ -1,0 +1,136 @@
+#!/usr/bin/python3
+"""What a change did to the simulator's speed: the runs of two builds that
+ae/bench-sim.sh --against timed in alternation, point by point.
+
+usage: plots/sim_speed_change.py BEFORE AFTER
+
+BEFORE/points/ and AFTER/points/ hold the two builds' results, as
+plots/sim_speed_table.py reads them (NAME.json, or NAME.rK.json for round
+K). Each round ran both builds on every point one after the other, the
+build that went first alternating from round to round, so that a machine
+that slows or speeds up over minutes weighs on both alike: two passes run
+one after the other put the second 2-13% behind on a VM that alternation
+found it 6-9% ahead on.
+
+For every point run by both, the table gives the time per simulated index
+operation before and after, as medians over the rounds, with the change, and
+in how many of the rounds the after build took less. The time is the
+simulating thread's CPU time (wall_clock.simulation_cpu_seconds), which
+leaves out what other work took from a run; where either build's results do
+not record it (a revision before the field), the wall time of the
+simulation, and the row says so. Then the wall-clock speed, and whether the
+two builds simulated the same (operations, events and throughput equal). A
+change meant to leave results alone must say "yes". Writes
+AFTER/sim-speed-change.json and .md and prints the table.
+
+Exit status: 0; 1 when a directory has no points, the two share no point,
+or a result lacks a field (the message names the file); 2 for bad usage.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+import sys
+from pathlib import Path
+
+from dmbench_results import write_table
+from sim_speed_table import TableError, ran_point
+
+PROG = "sim_speed_change.py"
+# What the same config and seed must reproduce in both builds.
+SIMULATED = ("index_operations", "events", "throughput_mops")
+
+
+def runs_by_point(directory: Path) -> dict[str, dict[int, dict]]:
+    """Each point's runs, by round (1 for a point run once)."""
+    folder = directory / "points"
+    if not folder.is_dir():
+        raise TableError(f"{folder}: no such directory (run ae/bench-sim.sh --against)")
+    points: dict[str, dict[int, dict]] = {}
+    for path in sorted(folder.glob("*.json")):
+        match = re.fullmatch(r"(.*?)(?:\.r([0-9]+))?", path.stem)
+        name, round_number = match.group(1), int(match.group(2) or 1)
+        points.setdefault(name, {})[round_number] = ran_point(path)
+    if not points:
+        raise TableError(f"{folder}: no results (NAME.json files) in it")
+    return points
+
+
+def nanoseconds_per_operation(run: dict, measure: str) -> float:
+    if measure == "cpu":
+        return run["cpu_ns_per_operation"]
+    return 1e9 / run["index_operations_per_wall_second"]
+
+
+def compared_row(name: str, before: dict[int, dict], after: dict[int, dict]) -> dict:
+    rounds = sorted(set(before) & set(after))
+    pairs = [(before[k], after[k]) for k in rounds]
+    measure = ("cpu" if all(run["cpu_ns_per_operation"] is not None
+                            for pair in pairs for run in pair) else "wall")
+    times = [(nanoseconds_per_operation(old, measure), nanoseconds_per_operation(new, measure))
+             for old, new in pairs]
+    old_time = statistics.median(old for old, _ in times)
+    new_time = statistics.median(new for _, new in times)
+    first = pairs[0][1]
+    return {
+        "point": name, "mix": first["mix"], "index": first["index"], "keys": first["keys"],
+        "rounds": len(rounds), "measure": measure,
+        "ns_per_operation": {"before": old_time, "after": new_time,
+                             "change": new_time / old_time - 1 if old_time > 0 else None},
+        "after_faster_rounds": sum(1 for old, new in times if new < old),
+        "index_operations_per_wall_second": {
+            "before": statistics.median(old["index_operations_per_wall_second"]
+                                        for old, _ in pairs),
+            "after": statistics.median(new["index_operations_per_wall_second"]
+                                       for _, new in pairs)},
+        "same_simulation": all(old[key] == new[key] for old, new in pairs for key in SIMULATED),
+    }
+
+
+def compare(before_directory: Path, after_directory: Path) -> list[dict]:
+    before = runs_by_point(before_directory)
+    after = runs_by_point(after_directory)
+    shared = [name for name in after if name in before and set(before[name]) & set(after[name])]
+    if not shared:
+        raise TableError(f"{before_directory} and {after_directory}: no point ran in the same "
+                         "round in both (run ae/bench-sim.sh --against)")
+    rows = [compared_row(name, before[name], after[name]) for name in shared]
+    rows.sort(key=lambda row: (row["mix"], row["index"], row["keys"]))
+    return rows
+
+
+def table(rows: list[dict]) -> str:
+    out = ["| workload | index | keys | ns / op (CPU or wall), before → after | after faster | "
+           "M index ops / wall s, before → after | simulates the same |",
+           "|---|---|---|---|---|---|---|"]
+    for row in rows:
+        time = row["ns_per_operation"]
+        change = "" if time["change"] is None else f" ({100 * time['change']:+.1f}%)"
+        speed = row["index_operations_per_wall_second"]
+        out.append(
+            f"| {row['mix']} skewed | {row['index']} | {row['keys']:,} | "
+            f"{time['before']:,.0f} → {time['after']:,.0f}{change}, {row['measure']} | "
+            f"in {row['after_faster_rounds']} of {row['rounds']} rounds | "
+            f"{speed['before'] / 1e6:.3f} → {speed['after'] / 1e6:.3f} | "
+            f"{'yes' if row['same_simulation'] else 'no: the change altered results'} |")
+    return "\n".join(out) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2 or any(arg.startswith("-") for arg in argv):
+        print(f"usage: {PROG} BEFORE AFTER (the directories of ae/bench-sim.sh --against)",
+              file=sys.stderr)
+        return 2
+    before, after = map(Path, argv)
+    try:
+        rows = compare(before, after)
+    except TableError as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return 1
+    write_table(after, "sim-speed-change", rows, table(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
