@@ -36,8 +36,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from dmbench_results import ResultsError, read_json, require, write_table
+from dmbench_results import ResultsError, read_json, require
 from sim_profile_table import head_of, part_table
+from sim_speed_table import comparison_main, point_cells
 
 PROG = "sim_count_change.py"
 
@@ -142,7 +143,7 @@ def tables(rows: list[dict]) -> str:
     for row in rows:
         cells = " | ".join(cell(row["counts"][field], scale, decimals)
                            for field, _, scale, decimals in columns)
-        out.append(f"| {row['mix']} skewed | {row['index']} | {row['keys']:,} | {cells} | "
+        out.append(f"{point_cells(row)} {cells} | "
                    f"{'yes' if row['same_simulation'] else 'no: the change altered results'} |")
     out += ["", "Instructions per operation by part, before → after:", "",
             *part_table(rows, lambda part: f"{part['before']:,.0f} → {part['after']:,.0f}")]
@@ -155,18 +156,8 @@ def tables(rows: list[dict]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 2 or any(arg.startswith("-") for arg in argv):
-        print(f"usage: {PROG} BEFORE AFTER (two directories ae/bench-sim.sh --count wrote)",
-              file=sys.stderr)
-        return 2
-    before, after = map(Path, argv)
-    try:
-        rows = compare(before, after)
-    except ResultsError as error:
-        print(f"{PROG}: {error}", file=sys.stderr)
-        return 1
-    write_table(after, "sim-count-change", rows, tables(rows))
-    return 0
+    return comparison_main(argv, PROG, "ae/bench-sim.sh --count", "sim-count-change", compare,
+                           tables, errors=(ResultsError,))
 
 
 if __name__ == "__main__":

@@ -42,7 +42,7 @@ from pathlib import Path
 
 from sim_profile_table import (largest, part_table, ran_rows, split_by_part, unattributed_lines,
                                with_groups)
-from sim_speed_table import SIMULATED, TableError, ran_point, table_main
+from sim_speed_table import SIMULATED, TableError, point_cells, ran_point, table_main
 
 PROG = "sim_count_table.py"
 
@@ -191,7 +191,7 @@ def tables(rows: list[dict]) -> str:
     for row in rows:
         per_event = row["instructions_per_event"]
         out.append(
-            f"| {row['mix']} skewed | {row['index']} | {row['keys']:,} | "
+            f"{point_cells(row)} "
             f"{row['instructions_per_operation']:,.0f} | "
             f"{'–' if per_event is None else f'{per_event:,.0f}'} | "
             f"{row['l1d_misses_per_operation']:.1f} | {row['ll_misses_per_operation']:.2f} | "

@@ -34,8 +34,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from dmbench_results import write_table
-from sim_speed_table import TableError, ran_point
+from sim_speed_table import TableError, comparison_main, point_cells, ran_point
 
 PROG = "sim_speed_change.py"
 # What the same config and seed must reproduce in both builds.
@@ -109,8 +108,7 @@ def table(rows: list[dict]) -> str:
         change = "" if time["change"] is None else f" ({100 * time['change']:+.1f}%)"
         speed = row["index_operations_per_wall_second"]
         out.append(
-            f"| {row['mix']} skewed | {row['index']} | {row['keys']:,} | "
-            f"{time['before']:,.0f} → {time['after']:,.0f}{change}, {row['measure']} | "
+            f"{point_cells(row)} {time['before']:,.0f} → {time['after']:,.0f}{change}, {row['measure']} | "
             f"in {row['after_faster_rounds']} of {row['rounds']} rounds | "
             f"{speed['before'] / 1e6:.3f} → {speed['after'] / 1e6:.3f} | "
             f"{'yes' if row['same_simulation'] else 'no: the change altered results'} |")
@@ -118,18 +116,8 @@ def table(rows: list[dict]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 2 or any(arg.startswith("-") for arg in argv):
-        print(f"usage: {PROG} BEFORE AFTER (the directories of ae/bench-sim.sh --against)",
-              file=sys.stderr)
-        return 2
-    before, after = map(Path, argv)
-    try:
-        rows = compare(before, after)
-    except TableError as error:
-        print(f"{PROG}: {error}", file=sys.stderr)
-        return 1
-    write_table(after, "sim-speed-change", rows, table(rows))
-    return 0
+    return comparison_main(argv, PROG, "ae/bench-sim.sh --against", "sim-speed-change", compare,
+                           table)
 
 
 if __name__ == "__main__":

@@ -208,6 +208,11 @@ def cpu_per_operation(row: dict) -> str:
     return text
 
 
+def point_cells(row: dict) -> str:
+    """The first three cells of a point's row in the simulator's tables."""
+    return f"| {row['mix']} skewed | {row['index']} | {row['keys']:,} |"
+
+
 def settings(row: dict) -> str:
     """How much of the run is a cold start, e.g. "warm 477 MiB; 10 + 20 ms"."""
     caches = "warm" if row["cache_prewarm"] else "cold"
@@ -220,7 +225,7 @@ def table(rows: list[dict]) -> str:
               "caches; warm-up + window |")
     lines = [header, "|" + "---|" * 11]
     for row in rows:
-        start = f"| {row['mix']} skewed | {row['index']} | {row['keys']:,} |"
+        start = point_cells(row)
         if not row["ran"]:
             lines.append(f"{start} refused: {row['refused']} | | | | | | | |")
             continue
@@ -249,6 +254,26 @@ def table_main(argv: list[str], prog: str, wrote: str, stem: str,
         print(f"{prog}: {error}", file=sys.stderr)
         return 1
     write_table(directory, stem, rows, render(rows))
+    return 0
+
+
+def comparison_main(argv: list[str], prog: str, wrote: str, stem: str,
+                    compare: Callable[[Path, Path], list[dict]],
+                    render: Callable[[list[dict]], str],
+                    errors: tuple[type[Exception], ...] = (TableError,)) -> int:
+    """A comparing script's main over BEFORE and AFTER, two directories
+    `wrote` (a command) left: AFTER/STEM.json and .md from compare(BEFORE,
+    AFTER), rendered; 1 on one of `errors`, 2 for bad usage."""
+    if len(argv) != 2 or any(arg.startswith("-") for arg in argv):
+        print(f"usage: {prog} BEFORE AFTER (two directories {wrote} wrote)", file=sys.stderr)
+        return 2
+    before, after = map(Path, argv)
+    try:
+        rows = compare(before, after)
+    except errors as error:
+        print(f"{prog}: {error}", file=sys.stderr)
+        return 1
+    write_table(after, stem, rows, render(rows))
     return 0
 
 

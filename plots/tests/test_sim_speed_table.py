@@ -103,13 +103,18 @@ class SimSpeedTable(unittest.TestCase):
         self.assertEqual(process.returncode, 1)
         self.assertIn(f"{path}: wall_clock.events_per_wall_second: missing", process.stderr)
 
-    def test_an_older_result_without_peak_memory_shows_a_dash(self):
+    def table_without(self, wall_clock_field: str) -> subprocess.CompletedProcess:
+        """The table of one point whose result lacks `wall_clock_field`, as
+        a revision before the field was recorded left it."""
         result = write_point(self.folder, "read-intensive", 10_000, 1 << 20, 1.0)
-        del result["wall_clock"]["peak_rss_bytes"]
+        del result["wall_clock"][wall_clock_field]
         fixtures.write_json(self.folder / "read-intensive-sherman-10000.json", result)
         process = run(self.out)
         self.assertEqual(process.returncode, 0, process.stderr)
-        self.assertIn("| – | – |", process.stdout)
+        return process
+
+    def test_an_older_result_without_peak_memory_shows_a_dash(self):
+        self.assertIn("| – | – |", self.table_without("peak_rss_bytes").stdout)
 
     def test_repeated_runs_give_medians_and_the_speed_range(self):
         for run_index, (speed, peak) in enumerate([(300_000.0, 3 << 30), (200_000.0, 1 << 30),
@@ -140,11 +145,7 @@ class SimSpeedTable(unittest.TestCase):
                       f"{0.3e9 / operations:,.0f}) |", process.stdout)
 
     def test_an_older_result_without_cpu_time_shows_a_dash(self):
-        result = write_point(self.folder, "write-intensive", 10_000, 1 << 20, 1.0)
-        del result["wall_clock"]["simulation_cpu_seconds"]
-        fixtures.write_json(self.folder / "write-intensive-sherman-10000.json", result)
-        process = run(self.out)
-        self.assertEqual(process.returncode, 0, process.stderr)
+        process = self.table_without("simulation_cpu_seconds")
         [row] = json.loads((self.out / "sim-speed.json").read_text())
         self.assertIsNone(row["cpu_ns_per_operation"])
         self.assertRegex(process.stdout, r"\| [0-9.]+ \| – \| 30\.0 \(10\.0\) \|")
