@@ -8,9 +8,9 @@ BEFORE/points/ and AFTER/points/ hold the two builds' results, as
 plots/sim_speed_table.py reads them (NAME.json, or NAME.rK.json for round
 K). Each round ran both builds on every point one after the other, the
 build that went first alternating from round to round, so that a machine
-that slows or speeds up over minutes weighs on both alike: two passes run
-one after the other put the second 2-13% behind on a VM that alternation
-found it 6-9% ahead on.
+that slows or speeds up over minutes weighs on both alike: two pairs of
+passes run one after the other put the second build behind at 7 of 8
+points, by 2-13%, on a VM where alternation put it ahead.
 
 For every point run by both, the table gives the time per simulated index
 operation before and after, as medians over the rounds, with the change, and
