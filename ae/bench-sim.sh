@@ -58,8 +58,8 @@
 # less, and whether the two simulated the same. Two passes run one after the
 # other cannot tell a few percent apart on a machine whose speed drifts;
 # use --repeat 5 or more. Not with --profile or --count. Run it alone: a
-# second busy core slows every figure. Set DMBENCH to a dmbench binary to skip set-up
-# and build.
+# second busy core slows every figure. Set DMBENCH to a dmbench binary to
+# skip set-up and build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=ae/option-value.sh
@@ -105,7 +105,8 @@ if ! [[ "$repeat" =~ ^[1-9][0-9]*$ ]]; then
 fi
 if [[ -n "$against" ]]; then
   if (( profile || counting )); then
-    echo "ae/bench-sim.sh: --against times two builds; it does not combine with --profile or --count" >&2
+    echo "ae/bench-sim.sh: --against times two builds; it does not combine with --profile" \
+         "or --count" >&2
     exit 2
   fi
   if [[ ! -x "$against" || -d "$against" ]]; then
@@ -178,12 +179,12 @@ fi
 # shellcheck source=ae/dmbench-release.sh
 source ae/dmbench-release.sh
 
-# Runs the point's command line ($@, this build's) with the --against build
-# into DIR/against/points/$name.json; a refusal (exit 2) leaves its log for
-# that build's table, anything else fails the benchmark.
+# Runs the point's command line ($point, this build's) with the --against
+# build into DIR/against/points/$name.json; a refusal (exit 2) leaves its log
+# for that build's table, anything else fails the benchmark.
 time_against() {
   local status=0
-  "$against" "${@:2}" --out "$out/against/points/$name.json" \
+  "$against" "${point[@]:1}" --out "$out/against/points/$name.json" \
     >"$out/against/points/$name.log" 2>&1 || status=$?
   if (( status != 0 && status != 2 )); then
     tail -n 3 "$out/against/points/$name.log" >&2
@@ -217,13 +218,13 @@ for ((round = 1; round <= repeat; round++)); do
         run=("${point[@]}" --out "$out/points/$name.json")
         # The build that goes first alternates, so that a machine that slows
         # over minutes weighs on both alike.
-        if [[ -n "$against" ]] && (( round % 2 == 1 )); then time_against "${point[@]}"; fi
+        if [[ -n "$against" ]] && (( round % 2 == 1 )); then time_against; fi
         if (( profile )); then
           run=("${sampler[@]}" -o "$out/points/$name.perf.data" -- "${run[@]}"
                --perf-control "$fifos/control,$fifos/acknowledge")
         fi
         "${run[@]}" >"$out/points/$name.log" 2>&1 || status=$?
-        if [[ -n "$against" ]] && (( round % 2 == 0 )); then time_against "${point[@]}"; fi
+        if [[ -n "$against" ]] && (( round % 2 == 0 )); then time_against; fi
         (( status != 0 )) || measured=$((measured + 1))
         if [[ $status -ne 0 ]]; then
           # Exit 2 is a refused config (e.g. more memory than this machine

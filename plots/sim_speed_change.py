@@ -19,7 +19,9 @@ simulating thread's CPU time (wall_clock.simulation_cpu_seconds), which
 leaves out what other work took from a run; where either build's results do
 not record it (a revision before the field), the wall time of the
 simulation, and the row says so. Then the wall-clock speed, and whether the
-two builds simulated the same (operations, events and throughput equal). A
+two builds simulated the same (operations, events, throughput and the run's
+settings equal: sim_speed_table.SIMULATED, what a point's repeated runs
+must agree on). A
 change meant to leave results alone must say "yes". Writes
 AFTER/sim-speed-change.json and .md and prints the table.
 
@@ -34,11 +36,9 @@ import statistics
 import sys
 from pathlib import Path
 
-from sim_speed_table import TableError, comparison_main, point_cells, ran_point
+from sim_speed_table import SIMULATED, TableError, comparison_main, point_cells, ran_point
 
 PROG = "sim_speed_change.py"
-# What the same config and seed must reproduce in both builds.
-SIMULATED = ("index_operations", "events", "throughput_mops")
 
 
 def runs_by_point(directory: Path) -> dict[str, dict[int, dict]]:
@@ -108,7 +108,8 @@ def table(rows: list[dict]) -> str:
         change = "" if time["change"] is None else f" ({100 * time['change']:+.1f}%)"
         speed = row["index_operations_per_wall_second"]
         out.append(
-            f"{point_cells(row)} {time['before']:,.0f} → {time['after']:,.0f}{change}, {row['measure']} | "
+            f"{point_cells(row)} {time['before']:,.0f} → {time['after']:,.0f}{change}, "
+            f"{row['measure']} | "
             f"in {row['after_faster_rounds']} of {row['rounds']} rounds | "
             f"{speed['before'] / 1e6:.3f} → {speed['after'] / 1e6:.3f} | "
             f"{'yes' if row['same_simulation'] else 'no: the change altered results'} |")

@@ -188,23 +188,15 @@ def per_key(value: float | None) -> str:
     return "–" if value is None else f"{value:.0f}"
 
 
-def speed(row: dict, key: str, digits: int) -> str:
-    """Millions per second; with several runs, the median and the range."""
-    text = f"{row[key] / 1e6:.{digits}f}"
+def ranged(row: dict, key: str, unit: float, spec: str) -> str:
+    """`key` in `unit`s as `spec` formats it; with several runs, the median
+    and the range; "–" where no run recorded it."""
+    if row[key] is None:
+        return "–"
+    text = format(row[key] / unit, spec)
     if row["runs"] > 1:
         low, high = row[f"{key}_range"]
-        text += f" ({low / 1e6:.{digits}f}–{high / 1e6:.{digits}f})"
-    return text
-
-
-def cpu_per_operation(row: dict) -> str:
-    """Nanoseconds; with several runs, the median and the range."""
-    if row["cpu_ns_per_operation"] is None:
-        return "–"
-    text = f"{row['cpu_ns_per_operation']:,.0f}"
-    if row["runs"] > 1:
-        low, high = row["cpu_ns_per_operation_range"]
-        text += f" ({low:,.0f}–{high:,.0f})"
+        text += f" ({format(low / unit, spec)}–{format(high / unit, spec)})"
     return text
 
 
@@ -230,8 +222,9 @@ def table(rows: list[dict]) -> str:
             lines.append(f"{start} refused: {row['refused']} | | | | | | | |")
             continue
         lines.append(
-            f"{start} {speed(row, 'index_operations_per_wall_second', 3)} | "
-            f"{speed(row, 'events_per_wall_second', 2)} | {cpu_per_operation(row)} | "
+            f"{start} {ranged(row, 'index_operations_per_wall_second', 1e6, '.3f')} | "
+            f"{ranged(row, 'events_per_wall_second', 1e6, '.2f')} | "
+            f"{ranged(row, 'cpu_ns_per_operation', 1, ',.0f')} | "
             f"{row['wall_seconds']:.1f} ({row['setup_wall_seconds']:.1f}) | "
             f"{gibibytes(row['peak_rss_bytes'])} | {per_key(row['bytes_per_key'])} | "
             f"{row['throughput_mops']:.3f} | {settings(row)} |")

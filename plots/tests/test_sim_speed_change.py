@@ -66,8 +66,8 @@ class SimSpeedChange(unittest.TestCase):
     def test_wall_time_where_a_build_did_not_record_cpu_time(self):
         for k, result in enumerate(self.rounds(self.before, [0.3, 0.3]), start=1):
             del result["wall_clock"]["simulation_cpu_seconds"]
-            fixtures.write_json(self.before / "points" / f"read-intensive-sherman-{KEYS}.r{k}.json",
-                                result)
+            name = f"read-intensive-sherman-{KEYS}.r{k}.json"
+            fixtures.write_json(self.before / "points" / name, result)
         self.rounds(self.after, [0.2, 0.2])
         process = run(self.before, self.after)
         self.assertEqual(process.returncode, 0, process.stderr)
