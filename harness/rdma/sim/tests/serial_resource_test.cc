@@ -111,5 +111,27 @@ TEST(SerialResource, AnswersAsTheNaiveRuleDoesAsTimeMovesOn) {
   }
 }
 
+TEST(SerialResource, AnswersAsTheNaiveRuleDoesWithManyReservationsAhead) {
+  // Most work reserved far ahead, in small pieces with gaps between them, so
+  // that dozens of intervals are busy at an arrival (more than the last few
+  // that are counted without a search) and gaps fill and merge at every depth.
+  for (uint64_t seed = 1; seed <= 3; ++seed) {
+    Random random(seed);
+    SerialResource resource;
+    NaiveSerialResource naive;
+    SimTime now = 0;
+    for (int step = 0; step < 20000; ++step) {
+      now += static_cast<SimTime>(random.Uniform(4));
+      const uint64_t kind = random.Uniform(4);
+      const SimTime ahead = kind == 0 ? 0 : random.Uniform(kind == 1 ? 40 : 800);
+      const SimTime arrival = now + ahead;
+      const SimTime service = static_cast<SimTime>(random.Uniform(kind == 0 ? 3 : 9));
+      ASSERT_EQ(resource.Serve(arrival, service, now), naive.Serve(arrival, service))
+          << "seed " << seed << ", step " << step << ", arrival " << arrival << ", service "
+          << service << ", now " << now;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace dmbench::rdma::sim
