@@ -54,10 +54,12 @@
 # alternating from round to round, B's results in DIR/against/points; then
 # B's table (DIR/against/sim-speed.md) and plots/sim_speed_change.py's
 # comparison, point by point (DIR/sim-speed-change.md, .json): the CPU
-# time per operation of each build, in how many rounds this build took
-# less, and whether the two simulated the same. Two passes run one after the
-# other cannot tell a few percent apart on a machine whose speed drifts;
-# use --repeat 5 or more. Not with --profile or --count. Run it alone: a
+# time per operation of each build, the round-by-round ratio of the two
+# with a 95% interval (6 rounds or more) and a verdict, in how many rounds
+# this build took less with the sign test's p, and whether the two
+# simulated the same. Two passes run one after the other cannot tell a few
+# percent apart on a machine whose speed drifts; use --repeat 15 or more
+# for a change of about 5%. Not with --profile or --count. Run it alone: a
 # second busy core slows every figure. Set DMBENCH to a dmbench binary to
 # skip set-up and build.
 set -euo pipefail

@@ -1,7 +1,8 @@
 """Two builds' speed compared round by round (plots/sim_speed_change.py): the
-median time per operation of each, in how many rounds the later build took
-less, CPU time where both recorded it and wall time where not, and a change
-of results named.
+median time per operation of each, the round-by-round ratio with its
+distribution-free interval and verdict, in how many rounds the later build
+took less with the sign test's p, CPU time where both recorded it and wall
+time where not, and a change of results named.
 
     /usr/bin/python3 -m unittest discover -s plots/tests -p test_sim_speed_change.py -v
 """
@@ -18,7 +19,11 @@ from pathlib import Path
 import fixtures
 from test_sim_speed_table import write_point
 
-SCRIPT = Path(__file__).resolve().parents[1] / "sim_speed_change.py"
+PLOTS = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(PLOTS))
+from sim_speed_change import median_interval, sign_test_p  # noqa: E402
+
+SCRIPT = PLOTS / "sim_speed_change.py"
 KEYS = 10_000
 
 
@@ -58,10 +63,59 @@ class SimSpeedChange(unittest.TestCase):
         # Round 2: 0.21 against 0.20, the after build slower.
         self.assertEqual(row["after_faster_rounds"], 2)
         self.assertTrue(row["same_simulation"])
+        # Three rounds are too few for an interval of the ratio's median,
+        # and for the sign test to tell anything.
+        self.assertIsNone(row["ratio_per_round"]["interval"])
+        # Rounds' ratios 0.22/0.30, 0.21/0.20, 0.20/0.25.
+        self.assertAlmostEqual(row["ratio_per_round"]["median"], 0.8)
+        self.assertEqual(row["verdict"], "not shown")
+        self.assertEqual(row["sign_test_p"], 1.0)
         self.assertIn(f"| {0.25e9 / operations:,.0f} → {0.21e9 / operations:,.0f} (-16.0%), cpu "
-                      "| in 2 of 3 rounds |", process.stdout)
+                      "| 0.800 (too few rounds for one): not shown | in 2 of 3 rounds (p = 1) |",
+                      process.stdout)
         self.assertIn("| yes |", process.stdout)
         self.assertEqual(process.stdout, (self.after / "sim-speed-change.md").read_text())
+
+    def test_a_steady_gain_is_shown_and_noise_is_not(self):
+        # Nine rounds whose speed wanders by a third, the after build 10%
+        # faster in each: its medians barely differ, its ratio does.
+        wander = [0.30, 0.20, 0.26, 0.22, 0.31, 0.19, 0.28, 0.24, 0.21]
+        self.rounds(self.before, wander)
+        self.rounds(self.after, [0.9 * cpu for cpu in wander], mix="read-intensive")
+        self.rounds(self.before, wander, mix="write-intensive")
+        # Write-intensive: faster in five rounds, slower in four.
+        self.rounds(self.after, [cpu * (0.95 if k % 2 == 0 else 1.05)
+                                 for k, cpu in enumerate(wander)], mix="write-intensive")
+        process = run(self.before, self.after)
+        self.assertEqual(process.returncode, 0, process.stderr)
+        rows = {row["mix"]: row for row in
+                json.loads((self.after / "sim-speed-change.json").read_text())}
+        read, write = rows["read-intensive"], rows["write-intensive"]
+        self.assertEqual(read["verdict"], "faster")
+        self.assertAlmostEqual(read["ratio_per_round"]["median"], 0.9)
+        self.assertEqual(read["after_faster_rounds"], 9)
+        self.assertAlmostEqual(read["sign_test_p"], 2 / 2 ** 9)
+        self.assertEqual(write["verdict"], "not shown")
+        for bound, expected in zip(write["ratio_per_round"]["interval"], (0.95, 1.05)):
+            self.assertAlmostEqual(bound, expected)
+        self.assertEqual(write["after_faster_rounds"], 5)
+        self.assertIn("| 0.900 (0.900–0.900): faster | in 9 of 9 rounds (p = 0.0039) |",
+                      process.stdout)
+        self.assertIn("| 0.950 (0.950–1.050): not shown | in 5 of 9 rounds (p = 1) |",
+                      process.stdout)
+
+    def test_the_interval_and_the_sign_test_against_their_binomial_sums(self):
+        # n = 6: P(B <= 0) = 1/64 fits in 2.5%, P(B <= 1) = 7/64 does not.
+        self.assertEqual(median_interval([6, 1, 5, 2, 4, 3]), (1, 6))
+        self.assertIsNone(median_interval([1, 2, 3, 4, 5]))  # 1/32 > 2.5%
+        # n = 21: P(B <= 5) = 1.3% fits, P(B <= 6) = 3.9% does not.
+        self.assertEqual(median_interval(list(range(1, 22))), (6, 16))
+        self.assertIsNone(median_interval([]))
+        # 12 of 21: 2 * P(B <= 9) for B ~ Binomial(21, 1/2).
+        self.assertAlmostEqual(sign_test_p(12, 9), 0.66362, places=5)
+        self.assertEqual(sign_test_p(21, 0), 2 / 2 ** 21)
+        self.assertEqual(sign_test_p(0, 0), 1.0)
+        self.assertEqual(sign_test_p(3, 3), 1.0)
 
     def test_wall_time_where_a_build_did_not_record_cpu_time(self):
         for k, result in enumerate(self.rounds(self.before, [0.3, 0.3]), start=1):
