@@ -115,6 +115,14 @@ if [[ -n "$against" ]]; then
     echo "ae/bench-sim.sh: --against takes a dmbench binary to run, got '$against'" >&2
     exit 2
   fi
+  # Any program runs; only a dmbench answers this (every revision that can
+  # run these points does), so a wrong path fails here, not at the first point.
+  answer=$("$against" config --describe 2>/dev/null | head -n 1) || true
+  if [[ "$answer" != "# Run config reference" ]]; then
+    echo "ae/bench-sim.sh: --against takes a dmbench binary, and '$against' does not answer" \
+         "'config --describe' as one does" >&2
+    exit 2
+  fi
 fi
 if ! [[ "$indexes" =~ ^[a-z0-9+-]+(,[a-z0-9+-]+)*$ ]]; then
   echo "ae/bench-sim.sh: --indexes takes index presets separated by commas, got '$indexes'" >&2

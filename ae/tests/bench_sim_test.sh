@@ -52,7 +52,7 @@ for mix in read-intensive write-intensive; do
     "$tmp/against/sim-speed-change.md" ||
     fail "no $mix comparison in: $(cat "$tmp/against/sim-speed-change.md")"
 done
-for bad in "--against $tmp/no-such-binary" "--against $DMBENCH --count"; do
+for bad in "--against $tmp/no-such-binary" "--against $DMBENCH --count" "--against /bin/true"; do
   status=0
   # shellcheck disable=SC2086  # $bad is two or three words on purpose
   "$root/ae/bench-sim.sh" --keys 100000 $bad --out "$tmp/bad-against" >"$tmp/bad.out" 2>&1 ||
