@@ -194,7 +194,7 @@ void BLinkTree::CacheLevelOne(rdma::Client& client, rdma::GlobalAddress address,
 }
 
 void BLinkTree::Prefetch(const rdma::Client& client, uint64_t key, size_t distance) {
-  StateOf(client).cache.Prefetch(key, distance);
+  StateOf(client).cache.Prefetch(key, distance, &ScratchOf(client).cache_lookup_hints);
 }
 
 rdma::GlobalAddress BLinkTree::Descend(rdma::Client& client, uint64_t key, uint8_t level,
@@ -202,7 +202,7 @@ rdma::GlobalAddress BLinkTree::Descend(rdma::Client& client, uint64_t key, uint8
   *via = rdma::GlobalAddress::Null();
   if (level == 0) {
     client.ChargeCpu(rdma::CpuWork::kIndexCacheLookup, 1);
-    if (auto route = StateOf(client).cache.FindLeaf(key)) {
+    if (auto route = StateOf(client).cache.FindLeaf(key, &ScratchOf(client).cache_lookup_hints)) {
       ++stats.cache_hits;
       *via = route->via;
       return route->leaf;

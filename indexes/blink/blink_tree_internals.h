@@ -46,6 +46,7 @@ struct BLinkTree::Scratch {
   NodeImage internal;            // InternalNode's, below the top levels
   CachedInternalNode level_one;  // CacheLevelOne's copy for the index cache
   std::vector<LeafSlot> sorted;
+  IndexCache::LookupHints cache_lookup_hints;  // what Prefetch found, for Descend
 };
 
 // Operations give up with an error rather than loop forever if the tree is

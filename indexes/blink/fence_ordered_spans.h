@@ -13,7 +13,8 @@
 //
 // `Span` has uint64_t low_fence and high_fence; spans do not overlap, so no
 // two share a low fence. A pointer returned here stays valid until the next
-// Insert or Erase. Not thread-safe: IndexCache guards it with its lock.
+// Insert or Erase, that is while version() is what it was when the pointer
+// was returned. Not thread-safe: IndexCache guards it with its lock.
 #pragma once
 
 #include <algorithm>
@@ -80,8 +81,12 @@ class FenceOrderedSpans {
     return found;
   }
 
+  // Changes with every Insert and Erase, and only then.
+  uint64_t version() const { return version_; }
+
   // `span` must not overlap a span held.
   void Insert(const Span& span) {
+    ++version_;
     if (chunks_.empty()) {
       chunks_.push_back({span});
       chunk_low_.push_back(span.low_fence);
@@ -105,6 +110,7 @@ class FenceOrderedSpans {
 
   // Removes the span whose low fence is `low`; returns whether there was one.
   bool Erase(uint64_t low) {
+    ++version_;
     const size_t chunk = ChunkAtOrBelow(low);
     if (chunk == kNone) return false;
     std::vector<Span>& spans = chunks_[chunk];
@@ -160,6 +166,7 @@ class FenceOrderedSpans {
 
   std::vector<std::vector<Span>> chunks_;  // each non-empty and sorted; in fence order
   std::vector<uint64_t> chunk_low_;        // chunk_low_[i] == chunks_[i].front().low_fence
+  uint64_t version_ = 0;
 };
 
 }  // namespace dmbench::indexes

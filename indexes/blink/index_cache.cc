@@ -77,9 +77,21 @@ uint64_t IndexCache::LastUsedLocked(const Entry& entry) const {
   return by_low_fence_.Find(entry.routes->low_fence)->last_used;
 }
 
-std::optional<CacheRoute> IndexCache::FindLeaf(uint64_t key) {
+const IndexCache::Span* IndexCache::FindCoveringLocked(uint64_t key,
+                                                       const LookupHints* hints) const {
+  if (hints != nullptr) {
+    for (const LookupHints::Note& note : hints->notes_) {
+      if (note.key == key && note.cache == this && note.version == by_low_fence_.version()) {
+        return note.span;
+      }
+    }
+  }
+  return FindCoveringLocked(key);
+}
+
+std::optional<CacheRoute> IndexCache::FindLeaf(uint64_t key, const LookupHints* hints) {
   std::shared_lock lock(mutex_);
-  const Span* span = FindCoveringLocked(key);
+  const Span* span = FindCoveringLocked(key, hints);
   if (span == nullptr) {
     misses_.fetch_add(1, std::memory_order_relaxed);
     return std::nullopt;
@@ -90,13 +102,17 @@ std::optional<CacheRoute> IndexCache::FindLeaf(uint64_t key) {
   return CacheRoute{routes.child(SlotFor(*span, key)), routes.address};
 }
 
-void IndexCache::Prefetch(uint64_t key, size_t distance) const {
+void IndexCache::Prefetch(uint64_t key, size_t distance, LookupHints* hints) const {
   std::shared_lock lock(mutex_);
   if (distance > 1) {
     by_low_fence_.PrefetchAtOrBelow(key);
     return;
   }
   const Span* span = FindCoveringLocked(key);
+  if (hints != nullptr) {
+    hints->notes_[hints->next_] = {this, key, by_low_fence_.version(), span};
+    hints->next_ ^= 1;
+  }
   if (span == nullptr) return;
   // The routes' header (child() of the leftmost slot, the address) and the
   // branches SlotFor's search loads first; unbounded, it loads the first

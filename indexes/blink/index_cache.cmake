@@ -7,6 +7,7 @@ target_include_directories(dmbench_index_cache PUBLIC ${PROJECT_SOURCE_DIR})
 target_link_libraries(dmbench_index_cache PUBLIC ${XXHASH_LIBRARY})
 
 add_executable(index_cache_tests ${CMAKE_CURRENT_LIST_DIR}/tests/index_cache_test.cc
+                                 ${CMAKE_CURRENT_LIST_DIR}/tests/index_cache_hints_test.cc
                                  ${CMAKE_CURRENT_LIST_DIR}/tests/cached_node_store_test.cc
                                  ${CMAKE_CURRENT_LIST_DIR}/tests/fence_ordered_spans_test.cc)
 target_link_libraries(index_cache_tests PRIVATE dmbench_index_cache GTest::gtest_main)
