@@ -87,23 +87,19 @@ TEST(SerialResource, ZeroServiceWaitsWhereAnEndedReservationTouchesTheNext) {
   EXPECT_EQ(resource.Serve(10, 0, 10), 20);
 }
 
-TEST(SerialResource, AnswersAsTheNaiveRuleDoesAsTimeMovesOn) {
-  // Arrivals at or after now, some ahead of what is reserved and some far
-  // ahead, as responses reserved for when their DMA ends are; now advances so
-  // that ended intervals are dropped and, in long runs, erased.
+// Serves the same work with the resource and the naive rule, `steps` times
+// for each of three seeds, and expects the same answers. `next(random, now)`
+// advances `now` (it must not go back) and returns the work's arrival (at or
+// after now) and service.
+template <typename Next>
+void ExpectTheNaiveAnswers(int steps, Next&& next) {
   for (uint64_t seed = 1; seed <= 3; ++seed) {
     Random random(seed);
     SerialResource resource;
     NaiveSerialResource naive;
     SimTime now = 0;
-    for (int step = 0; step < 4000; ++step) {
-      now += static_cast<SimTime>(random.Uniform(16));  // about 70% busy
-      const uint64_t kind = random.Uniform(8);
-      const SimTime ahead = kind == 0   ? 200 + random.Uniform(200)  // far ahead
-                            : kind <= 2 ? 0                          // arriving now
-                                        : random.Uniform(60);
-      const SimTime arrival = now + ahead;
-      const SimTime service = static_cast<SimTime>(random.Uniform(13));
+    for (int step = 0; step < steps; ++step) {
+      const auto [arrival, service] = next(random, now);
       ASSERT_EQ(resource.Serve(arrival, service, now), naive.Serve(arrival, service))
           << "seed " << seed << ", step " << step << ", arrival " << arrival << ", service "
           << service << ", now " << now;
@@ -111,26 +107,32 @@ TEST(SerialResource, AnswersAsTheNaiveRuleDoesAsTimeMovesOn) {
   }
 }
 
+TEST(SerialResource, AnswersAsTheNaiveRuleDoesAsTimeMovesOn) {
+  // Arrivals at or after now, some ahead of what is reserved and some far
+  // ahead, as responses reserved for when their DMA ends are; now advances so
+  // that ended intervals are dropped and, in long runs, erased.
+  ExpectTheNaiveAnswers(4000, [](Random& random, SimTime& now) {
+    now += static_cast<SimTime>(random.Uniform(16));  // about 70% busy
+    const uint64_t kind = random.Uniform(8);
+    const SimTime ahead = kind == 0   ? 200 + random.Uniform(200)  // far ahead
+                          : kind <= 2 ? 0                          // arriving now
+                                      : random.Uniform(60);
+    return std::pair<SimTime, SimTime>(now + ahead, static_cast<SimTime>(random.Uniform(13)));
+  });
+}
+
 TEST(SerialResource, AnswersAsTheNaiveRuleDoesWithManyReservationsAhead) {
   // Most work reserved far ahead, in small pieces with gaps between them, so
-  // that dozens of intervals are busy at an arrival (more than the last few
-  // that are counted without a search) and gaps fill and merge at every depth.
-  for (uint64_t seed = 1; seed <= 3; ++seed) {
-    Random random(seed);
-    SerialResource resource;
-    NaiveSerialResource naive;
-    SimTime now = 0;
-    for (int step = 0; step < 20000; ++step) {
-      now += static_cast<SimTime>(random.Uniform(4));
-      const uint64_t kind = random.Uniform(4);
-      const SimTime ahead = kind == 0 ? 0 : random.Uniform(kind == 1 ? 40 : 800);
-      const SimTime arrival = now + ahead;
-      const SimTime service = static_cast<SimTime>(random.Uniform(kind == 0 ? 3 : 9));
-      ASSERT_EQ(resource.Serve(arrival, service, now), naive.Serve(arrival, service))
-          << "seed " << seed << ", step " << step << ", arrival " << arrival << ", service "
-          << service << ", now " << now;
-    }
-  }
+  // that dozens of intervals are busy at an arrival (more than the walk back
+  // from the last covers, so the search bisects) and gaps fill and merge at
+  // every depth.
+  ExpectTheNaiveAnswers(20000, [](Random& random, SimTime& now) {
+    now += static_cast<SimTime>(random.Uniform(4));
+    const uint64_t kind = random.Uniform(4);
+    const SimTime ahead = kind == 0 ? 0 : random.Uniform(kind == 1 ? 40 : 800);
+    return std::pair<SimTime, SimTime>(now + ahead,
+                                       static_cast<SimTime>(random.Uniform(kind == 0 ? 3 : 9)));
+  });
 }
 
 }  // namespace
