@@ -58,8 +58,9 @@
 # with a 95% interval (6 rounds or more) and a verdict, in how many rounds
 # this build took less with the sign test's p, and whether the two
 # simulated the same. Two passes run one after the other cannot tell a few
-# percent apart on a machine whose speed drifts; use --repeat 15 or more
-# for a change of about 5%. Not with --profile or --count. Run it alone: a
+# percent apart on a machine whose speed drifts; use --repeat 15 or more,
+# and expect 21 rounds to show no change under 5-8% on a 2-vCPU VM. Not
+# with --profile or --count. Run it alone: a
 # second busy core slows every figure. Set DMBENCH to a dmbench binary to
 # skip set-up and build.
 set -euo pipefail
