@@ -60,9 +60,8 @@
 # simulated the same. Two passes run one after the other cannot tell a few
 # percent apart on a machine whose speed drifts; use --repeat 15 or more,
 # and expect 21 rounds to show no change under 5-8% on a 2-vCPU VM. Not
-# with --profile or --count. Run it alone: a
-# second busy core slows every figure. Set DMBENCH to a dmbench binary to
-# skip set-up and build.
+# with --profile or --count. Run it alone: a second busy core slows every
+# figure. Set DMBENCH to a dmbench binary to skip set-up and build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=ae/option-value.sh

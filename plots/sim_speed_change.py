@@ -90,7 +90,8 @@ def median_interval(values: list[float],
     """An interval that holds the median of what `values` sample with at
     least `confidence`, whatever their distribution: the k-th smallest and
     the k-th largest value, k the largest with P(Binomial(n, 1/2) < k) at
-    most half the rest. None when no k is (fewer than 6 values at 95%)."""
+    most (1 - confidence) / 2. None when no k is (fewer than 6 values at
+    95%)."""
     ordered = sorted(values)
     n = len(ordered)
     k = 0
