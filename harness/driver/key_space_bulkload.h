@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <vector>
 
@@ -42,6 +43,20 @@ class KeySpaceBulkload final : public indexes::BulkloadSource {
     VisitLoaded(from, to, [&](uint64_t key) {
       out->emplace_back(key, workloads::KeySpace::BulkloadValue(value_seed_, key));
     });
+  }
+  uint64_t WriteRange(uint64_t from, uint64_t to, uint8_t* out, size_t stride,
+                      uint64_t capacity) const override {
+    uint64_t count = 0;
+    VisitLoaded(from, to, [&](uint64_t key) {
+      if (count < capacity) {
+        const uint64_t value = workloads::KeySpace::BulkloadValue(value_seed_, key);
+        std::memcpy(out, &key, 8);
+        std::memcpy(out + 8, &value, 8);
+        out += stride;
+      }
+      ++count;
+    });
+    return count;
   }
 
  private:

@@ -40,7 +40,7 @@ rdma::GlobalAddress BulkloadImage::root() const {
   return rdma::GlobalAddress::Unpack(levels_.back().addresses.front());
 }
 
-NodeImage BulkloadImage::LeafFrame(uint64_t index, std::vector<KeyValue>* entries) const {
+NodeImage BulkloadImage::LeafFrame(uint64_t index) const {
   const Level& leaves = levels_.front();
   const bool last = index + 1 == leaves.nodes();
   NodeImage leaf;
@@ -48,15 +48,20 @@ NodeImage BulkloadImage::LeafFrame(uint64_t index, std::vector<KeyValue>* entrie
   leaf.high_fence = last ? kInfinity : leaves.low_fences[index + 1];
   leaf.sibling =
       last ? rdma::GlobalAddress::Null() : rdma::GlobalAddress::Unpack(leaves.addresses[index + 1]);
-  entries->reserve(per_leaf_);  // grown one entry at a time, it reallocated 7 times a leaf
-  source_->Range(leaf.low_fence, leaf.high_fence, entries);
-  const uint64_t expected = last ? source_->size() - index * per_leaf_ : per_leaf_;
-  if (entries->size() != expected) {
+  return leaf;
+}
+
+uint64_t BulkloadImage::LeafEntries(uint64_t index) const {
+  return index + 1 == levels_.front().nodes() ? source_->size() - index * per_leaf_ : per_leaf_;
+}
+
+void BulkloadImage::CheckLeafEntries(uint64_t index, uint64_t found) const {
+  const uint64_t expected = LeafEntries(index);
+  if (found != expected) {
     throw std::logic_error("bulkload image: leaf " + std::to_string(index) + " holds " +
-                           std::to_string(entries->size()) + " entries, expected " +
+                           std::to_string(found) + " entries, expected " +
                            std::to_string(expected) + " (did the source change?)");
   }
-  return leaf;
 }
 
 NodeImage BulkloadImage::Internal(size_t level, uint64_t index) const {
@@ -91,8 +96,22 @@ void BulkloadImage::Fill(uint64_t block, std::span<uint8_t> out) const {
     format_.Encode(Internal(level, index), out.data());
     return;
   }
+  const NodeImage frame = LeafFrame(index);
+  if (format_.packed_fresh_leaves()) {
+    // Straight from the source into the slots (BulkloadSource::WriteRange):
+    // every leaf a run first touches is built here.
+    const auto room =
+        static_cast<uint32_t>(std::min<uint64_t>(LeafEntries(index), format_.leaf_capacity()));
+    const NodeFormat::PackedSlots slots = format_.BeginFreshLeaf(frame, room, out.data());
+    CheckLeafEntries(index, source_->WriteRange(frame.low_fence, frame.high_fence, slots.first,
+                                                slots.stride, room));
+    format_.SealFreshLeaf(frame, out.data());
+    return;
+  }
   std::vector<KeyValue> entries;
-  const NodeImage frame = LeafFrame(index, &entries);
+  entries.reserve(per_leaf_);  // grown one entry at a time, it reallocated 7 times a leaf
+  source_->Range(frame.low_fence, frame.high_fence, &entries);
+  CheckLeafEntries(index, entries.size());
   format_.EncodeFreshLeaf(frame, entries, out.data());
 }
 

@@ -57,9 +57,13 @@ class BulkloadImage final : public rdma::DeferredContent {
  private:
   // The level and the index in it of `block`.
   std::pair<size_t, uint64_t> Locate(uint64_t block) const;
-  // Leaf `index` without its slots, and its entries in *entries (empty on
-  // entry), ascending.
-  NodeImage LeafFrame(uint64_t index, std::vector<KeyValue>* entries) const;
+  // Leaf `index` without its slots (its fences and sibling).
+  NodeImage LeafFrame(uint64_t index) const;
+  // How many entries leaf `index` holds: per_leaf_, the last one the rest.
+  uint64_t LeafEntries(uint64_t index) const;
+  // Throws std::logic_error unless the source gave leaf `index` `found`
+  // entries, as many as the shape was built with.
+  void CheckLeafEntries(uint64_t index, uint64_t found) const;
 
   NodeFormat format_;
   std::shared_ptr<const BulkloadSource> source_;

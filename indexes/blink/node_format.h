@@ -109,6 +109,23 @@ class NodeFormat {
   // leaf a run first touches). entries.size() <= leaf_capacity().
   void EncodeFreshLeaf(const NodeImage& frame, std::span<const KeyValue> entries,
                        uint8_t* node) const;
+  // EncodeFreshLeaf in two steps, for a caller that writes the entries
+  // straight into the node between them (a bulkload source, without an
+  // array of entries in between): BeginFreshLeaf clears every byte, writes
+  // the header of a leaf of `count` entries and says where slot 0's pair
+  // goes; the caller writes entry i as two 8-byte words, key then value, at
+  // first + i * stride, for i < count; SealFreshLeaf seals the node. Only
+  // where packed_fresh_leaves(): 8-byte keys and values outside the
+  // cacheline format, whose slots lie back to back with nothing to pad.
+  struct PackedSlots {
+    uint8_t* first;
+    uint32_t stride;
+  };
+  bool packed_fresh_leaves() const {
+    return key_bytes_ == 8 && value_bytes_ == 8 && consistency_ != Consistency::kCacheline;
+  }
+  PackedSlots BeginFreshLeaf(const NodeImage& frame, uint32_t count, uint8_t* node) const;
+  void SealFreshLeaf(const NodeImage& frame, uint8_t* node) const { Seal(frame.version, node); }
   // Writes `slot` into leaf slot `index` of `node` in place, bumping the
   // slot's entry versions (two_level); returns the byte range to write back.
   std::pair<uint32_t, uint32_t> EncodeSlot(LeafSlot& slot, uint32_t index, uint8_t* node) const;

@@ -86,6 +86,20 @@ void NodeFormat::Encode(const NodeImage& image, uint8_t* node) const {
 
 void NodeFormat::EncodeFreshLeaf(const NodeImage& frame, std::span<const KeyValue> entries,
                                  uint8_t* node) const {
+  if (packed_fresh_leaves()) {
+    // The paper's 8-byte keys and values have no padding, and the general
+    // loop below, deciding so for every entry, took 1.8 times this one's
+    // instructions (129 M against 70 M in a 10 M-key read-intensive run).
+    const PackedSlots slots = BeginFreshLeaf(frame, static_cast<uint32_t>(entries.size()), node);
+    uint8_t* slot = slots.first;
+    for (const KeyValue& entry : entries) {
+      std::memcpy(slot, &entry.first, 8);
+      std::memcpy(slot + 8, &entry.second, 8);
+      slot += slots.stride;
+    }
+    SealFreshLeaf(frame, node);
+    return;
+  }
   EncodeHeader(frame, unsorted_leaves() ? leaf_capacity() : entries.size(), node);
   // An unsorted leaf's empty slots are all zero bytes (versions 0, the null
   // key), which EncodeHeader's clearing wrote; so are a fresh slot's
@@ -104,19 +118,6 @@ void NodeFormat::EncodeFreshLeaf(const NodeImage& frame, std::span<const KeyValu
     const uint32_t* const offsets = leaf_offsets_.data();
     const uint32_t key_bytes = key_bytes_;
     const uint32_t value_bytes = value_bytes_;
-    if (key_bytes == 8 && value_bytes == 8) {
-      // The paper's 8-byte keys and values have no padding, and the general
-      // loop below, deciding so for every entry, took 1.8 times this one's
-      // instructions (129 M against 70 M in a 10 M-key read-intensive run).
-      for (uint32_t i = 0; i < entries.size(); ++i) {
-        if (entries[i].first == kNullKey) continue;
-        uint8_t* const slot = slots + offsets[i];
-        std::memcpy(slot, &entries[i].first, 8);
-        std::memcpy(slot + 8, &entries[i].second, 8);
-      }
-      Seal(frame.version, node);
-      return;
-    }
     for (uint32_t i = 0; i < entries.size(); ++i) {
       if (entries[i].first == kNullKey) continue;
       uint8_t* const slot = slots + offsets[i];
@@ -125,6 +126,17 @@ void NodeFormat::EncodeFreshLeaf(const NodeImage& frame, std::span<const KeyValu
     }
   }
   Seal(frame.version, node);
+}
+
+NodeFormat::PackedSlots NodeFormat::BeginFreshLeaf(const NodeImage& frame, uint32_t count,
+                                                   uint8_t* node) const {
+  EncodeHeader(frame, unsorted_leaves() ? leaf_capacity() : count, node);
+  // An unsorted leaf's empty slots are all zero bytes (versions 0, the null
+  // key), which EncodeHeader's clearing wrote; so are a fresh slot's
+  // versions. Outside the cacheline format slots lie leaf_entry_bytes_
+  // apart, each at a fixed distance from its logical offset.
+  return {node + Physical(leaf_offsets_.empty() ? 0 : leaf_offsets_[0]) + LeafKeyShift(),
+          leaf_entry_bytes_};
 }
 
 void NodeFormat::EncodeHeader(const NodeImage& image, size_t count, uint8_t* node) const {

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "indexes/common/tests/write_range_check.h"
 #include "workloads/bulkloaded_keys.h"
 #include "workloads/key_scrambler.h"
 #include "workloads/key_space.h"
@@ -56,7 +57,8 @@ TEST(KeySpaceBulkload, StreamsKeysAndRangesAgreeWithTheKeySpace) {
 }
 
 // Ranges that start or end inside a bitmap word, on a word's edge, outside
-// [1, N] or empty give exactly the loaded keys of [from, to).
+// [1, N] or empty give exactly the loaded keys of [from, to), and so does
+// WriteRange, which a leaf built on first touch is written with.
 TEST(KeySpaceBulkload, RangesAtEveryEdgeGiveTheLoadedKeysOfTheRange) {
   workloads::WorkloadSpec spec;
   spec.keys = 1000;
@@ -75,6 +77,7 @@ TEST(KeySpaceBulkload, RangesAtEveryEdgeGiveTheLoadedKeysOfTheRange) {
       }
       source.Range(from, to, &range);
       ASSERT_EQ(range, expected) << "[" << from << ", " << to << ")";
+      indexes::test_support::ExpectWriteRangeIsRange(source, from, to);
     }
   }
 }

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <iterator>
 #include <random>
 #include <tuple>
 #include <vector>
@@ -72,9 +74,11 @@ TEST(NodeFormat, LeafRoundTripsInEveryScheme) {
 // writes for the same leaf built slot by slot, as BLinkTree::EmptyLeaf and
 // the bulkload build it: in every scheme, with lock words in the node, the
 // paper's 8-byte keys and values and wide (padded) ones, and a leaf full,
-// partly full or empty.
-// (Cacheline versions leave no room for a lock word in the node.)
+// partly full or empty; and so must the same leaf whose entries a caller
+// writes itself between BeginFreshLeaf and SealFreshLeaf, where the format
+// allows it. (Cacheline versions leave no room for a lock word in the node.)
 TEST(NodeFormat, FreshLeafIsTheEncodedLeaf) {
+  int packed_cases = 0;
   for (Consistency scheme : test_support::kAllSchemes) {
     for (const auto& [lock_in_node, key_bytes, value_bytes] :
          {std::tuple{false, 8u, 8u}, std::tuple{true, 8u, 8u}, std::tuple{false, 16u, 24u},
@@ -105,9 +109,27 @@ TEST(NodeFormat, FreshLeafIsTheEncodedLeaf) {
         EXPECT_EQ(fresh, expected)
             << ConsistencyName(scheme) << (lock_in_node ? ", lock in node" : "") << ", "
             << key_bytes << "/" << value_bytes << "-byte keys/values, " << count << " entries";
+        // The same leaf with its entries written between BeginFreshLeaf and
+        // SealFreshLeaf, as a bulkload source writes them.
+        const bool packed = key_bytes == 8 && value_bytes == 8 && scheme != Consistency::kCacheline;
+        ASSERT_EQ(format.packed_fresh_leaves(), packed) << ConsistencyName(scheme);
+        if (!packed) continue;
+        ++packed_cases;
+        std::vector<uint8_t> direct(format.node_bytes(), 0xA5);
+        const NodeFormat::PackedSlots slots = format.BeginFreshLeaf(frame, count, direct.data());
+        for (uint32_t i = 0; i < count; ++i) {
+          std::memcpy(slots.first + i * slots.stride, &entries[i].first, 8);
+          std::memcpy(slots.first + i * slots.stride + 8, &entries[i].second, 8);
+        }
+        format.SealFreshLeaf(frame, direct.data());
+        EXPECT_EQ(direct, expected)
+            << ConsistencyName(scheme) << (lock_in_node ? ", lock in node" : "") << ", " << count
+            << " entries written between begin and seal";
       }
     }
   }
+  // Every scheme but cacheline, with and without a lock word, three counts.
+  EXPECT_EQ(packed_cases, (static_cast<int>(std::size(test_support::kAllSchemes)) - 1) * 2 * 3);
 }
 
 TEST(NodeFormat, InternalRoundTripsAndRoutes) {

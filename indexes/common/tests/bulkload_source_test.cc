@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "indexes/common/tests/write_range_check.h"
+
 namespace dmbench::indexes {
 namespace {
 
@@ -27,6 +29,19 @@ TEST(SortedEntries, EveryNthKeyVisitsPositionsZeroNTwoN) {
   std::vector<uint64_t> keys;
   EXPECT_EQ(source.EveryNthKey(4, [&](uint64_t key) { keys.push_back(key); }), 10u);
   EXPECT_EQ(keys, (std::vector<uint64_t>{10, 14, 18}));
+}
+
+// The base class's WriteRange, through Range, for ranges inside, across and
+// outside the entries.
+TEST(SortedEntries, WriteRangeWritesTheRangesEntries) {
+  std::vector<KeyValue> entries;
+  for (uint64_t key = 10; key < 40; key += 3) entries.emplace_back(key, key * 7 + 1);
+  const SortedEntries source(entries);
+  for (const uint64_t from : {0, 10, 11, 25, 37, 38, 50}) {
+    for (const uint64_t to : {0, 10, 13, 26, 38, 60}) {
+      test_support::ExpectWriteRangeIsRange(source, from, to);
+    }
+  }
 }
 
 }  // namespace
