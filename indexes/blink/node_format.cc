@@ -270,17 +270,46 @@ NodeFormat::UnsortedLeafScan NodeFormat::ScanUnsortedLeaf(const uint8_t* node, u
   return scan;
 }
 
+uint32_t NodeFormat::FirstSlotHolding(const uint8_t* node, uint64_t key) const {
+  const uint32_t capacity = leaf_capacity();
+  if (consistency_ == Consistency::kCacheline) {
+    uint32_t found = capacity;
+    ScanLeafKeys(node, [&](uint32_t i, uint64_t stored) {
+      if (stored != key) return true;
+      found = i;
+      return false;
+    });
+    return found;
+  }
+  // Four slots a step, with one branch: a lookup scans half a leaf on
+  // average, and a branch per slot was a sixth of the scan's instructions.
+  const uint8_t* key_at = capacity == 0 ? node : node + Physical(leaf_offsets_[0]) + LeafKeyShift();
+  const uint32_t stride = leaf_entry_bytes_;
+  uint32_t i = 0;
+  for (; i + 4 <= capacity; i += 4, key_at += 4 * stride) {
+    uint64_t stored[4];
+    for (uint32_t k = 0; k < 4; ++k) std::memcpy(&stored[k], key_at + k * stride, 8);
+    if ((stored[0] == key) | (stored[1] == key) | (stored[2] == key) | (stored[3] == key)) {
+      for (uint32_t k = 0;; ++k) {
+        if (stored[k] == key) return i + k;
+      }
+    }
+  }
+  for (; i < capacity; ++i, key_at += stride) {
+    uint64_t stored;
+    std::memcpy(&stored, key_at, 8);
+    if (stored == key) return i;
+  }
+  return capacity;
+}
+
 int NodeFormat::FindLeafSlot(const uint8_t* node, uint64_t key, LeafSlot* slot) const {
   auto key_of = [&](uint32_t index) { return LeafKeyAt(node, index); };
   if (unsorted_leaves()) {
-    int found = -1;
-    ScanLeafKeys(node, [&](uint32_t i, uint64_t stored) {
-      if (stored != key) return true;
-      found = static_cast<int>(i);
-      return false;
-    });
-    if (found >= 0) DecodeSlot(node, static_cast<uint32_t>(found), slot);
-    return found;
+    const uint32_t found = FirstSlotHolding(node, key);
+    if (found == leaf_capacity()) return -1;
+    DecodeSlot(node, found, slot);
+    return static_cast<int>(found);
   }
   const uint32_t count = std::min<uint32_t>(Count(node), leaf_capacity());
   uint32_t low = 0, high = count;
@@ -298,6 +327,9 @@ int NodeFormat::FindLeafSlot(const uint8_t* node, uint64_t key, LeafSlot* slot) 
 }
 
 bool NodeFormat::SlotPayloadIntact(const uint8_t* node, uint32_t slot_index) const {
+  // Keys and values of 8 bytes have no pattern to check, and looking for one
+  // took 80 instructions of every lookup of the paper's entries.
+  if (key_bytes_ <= 8 && value_bytes_ <= 8) return true;
   const uint32_t offset =
       leaf_offsets_[slot_index] + (consistency_ == Consistency::kTwoLevel ? 1 : 0);
   uint64_t key = 0, value = 0;

@@ -158,6 +158,8 @@ class NodeFormat {
   void EncodeLeafSlot(const LeafSlot& slot, uint32_t index, uint8_t* node) const;
   void ReadSlot(const uint8_t* node, uint32_t index, LeafSlot* slot) const;
   uint64_t LeafKeyAt(const uint8_t* node, uint32_t index) const;
+  // An unsorted leaf's first slot whose key is `key`; leaf_capacity() if none.
+  uint32_t FirstSlotHolding(const uint8_t* node, uint64_t key) const;
   // Where a key starts in its leaf slot: after the slot's front version in
   // the two-level scheme.
   uint32_t LeafKeyShift() const { return consistency_ == Consistency::kTwoLevel ? 1 : 0; }

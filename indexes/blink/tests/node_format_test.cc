@@ -291,6 +291,36 @@ TEST(NodeFormat, UnsortedLeafScanFindsWhatTheDecodedSlotsHold) {
   }
 }
 
+// A lookup's scan of an unsorted leaf finds the first slot holding its key,
+// wherever that is (each position of a step of four and the slots after the
+// last whole step), and -1 for a key no slot holds.
+TEST(NodeFormat, FindLeafSlotFindsTheFirstSlotHoldingTheKey) {
+  uint32_t slots_after_steps = 0;
+  for (const Consistency scheme : {Consistency::kTwoLevel, Consistency::kCacheline}) {
+    for (const uint32_t key_bytes : {8u, 16u}) {
+      const NodeFormat format(WithScheme(scheme, key_bytes, 8));
+      const uint32_t capacity = format.leaf_capacity();
+      slots_after_steps += capacity % 4;
+      for (uint32_t at = 0; at < capacity; ++at) {
+        for (const uint32_t again : {at, capacity - 1}) {  // a second copy, later
+          NodeImage leaf = SampleLeaf(format);
+          for (uint32_t i = 0; i < capacity; ++i) leaf.slots[i] = LeafSlot{1000 + i, i};
+          leaf.slots[at] = LeafSlot{7, 70};
+          leaf.slots[again] = LeafSlot{7, 71};
+          std::vector<uint8_t> bytes(format.node_bytes());
+          format.Encode(leaf, bytes.data());
+          LeafSlot slot;
+          ASSERT_EQ(format.FindLeafSlot(bytes.data(), 7, &slot), static_cast<int>(at))
+              << ConsistencyName(scheme) << ", " << key_bytes << "-byte keys, again " << again;
+          EXPECT_EQ(slot.value, at == again ? 71u : 70u);
+          EXPECT_EQ(format.FindLeafSlot(bytes.data(), 999, &slot), -1);
+        }
+      }
+    }
+  }
+  EXPECT_GT(slots_after_steps, 0u);
+}
+
 TEST(NodeFormat, TwoLevelSlotWriteBumpsOnlyThatEntrysVersions) {
   const NodeFormat format(WithScheme(Consistency::kTwoLevel));
   NodeImage leaf = SampleLeaf(format);
