@@ -31,9 +31,11 @@ template <typename Span>
 class FenceOrderedSpans {
  public:
   // The span with the greatest low fence <= key, or nullptr.
-  const Span* LastAtOrBelow(uint64_t key) const {
-    const size_t chunk = ChunkAtOrBelow(key);
-    if (chunk == kNone) return nullptr;
+  const Span* LastAtOrBelow(uint64_t key) const { return LastAtOrBelow(key, ChunkAtOrBelow(key)); }
+  // The same, given what PrefetchAtOrBelow(key) returned while version() was
+  // what it is now: the search of the chunks' index is spared.
+  const Span* LastAtOrBelow(uint64_t key, size_t chunk) const {
+    if (chunk == kNoChunk) return nullptr;
     const std::vector<Span>& spans = chunks_[chunk];
     const auto after = InterpolatedUpperBoundWithin(spans.begin(), spans.end(), key, kLowFenceOf,
                                                     chunk_low_[chunk], HighestLowFence(chunk));
@@ -43,15 +45,19 @@ class FenceOrderedSpans {
 
   // Prefetches the lines where LastAtOrBelow(key) will look first: the
   // chunk's index is found (its arrays are small and usually cached), and
-  // the spans its search loads first are prefetched.
-  void PrefetchAtOrBelow(uint64_t key) const {
+  // the spans its search loads first are prefetched. Returns the chunk, for
+  // LastAtOrBelow(key, chunk) while version() stays as it is.
+  size_t PrefetchAtOrBelow(uint64_t key) const {
     const size_t chunk = ChunkAtOrBelow(key);
-    if (chunk == kNone) return;
+    if (chunk == kNoChunk) return chunk;
     const std::vector<Span>& spans = chunks_[chunk];
     const size_t first = FirstProbe(spans.size(), key, chunk_low_[chunk], HighestLowFence(chunk));
     __builtin_prefetch(&spans[first]);
     if (first + 1 < spans.size()) __builtin_prefetch(&spans[first + 1]);
+    return chunk;
   }
+  // What PrefetchAtOrBelow returns for a key below every span.
+  static constexpr size_t kNoChunk = ~size_t{0};
 
   // The span whose low fence is `low`, or nullptr.
   const Span* Find(uint64_t low) const {
@@ -64,7 +70,7 @@ class FenceOrderedSpans {
     std::vector<Span> found;
     size_t chunk = ChunkAtOrBelow(low);
     size_t index = 0;
-    if (chunk == kNone) {
+    if (chunk == kNoChunk) {
       chunk = 0;
     } else {
       const std::vector<Span>& spans = chunks_[chunk];
@@ -93,7 +99,7 @@ class FenceOrderedSpans {
       return;
     }
     size_t chunk = ChunkAtOrBelow(span.low_fence);
-    if (chunk == kNone) chunk = 0;  // below every span: the first chunk's new front
+    if (chunk == kNoChunk) chunk = 0;  // below every span: the first chunk's new front
     std::vector<Span>& spans = chunks_[chunk];
     spans.insert(AfterLow(spans, span.low_fence), span);
     chunk_low_[chunk] = spans.front().low_fence;
@@ -112,7 +118,7 @@ class FenceOrderedSpans {
   bool Erase(uint64_t low) {
     ++version_;
     const size_t chunk = ChunkAtOrBelow(low);
-    if (chunk == kNone) return false;
+    if (chunk == kNoChunk) return false;
     std::vector<Span>& spans = chunks_[chunk];
     const auto it = std::prev(AfterLow(spans, low));
     if (it->low_fence != low) return false;
@@ -131,8 +137,6 @@ class FenceOrderedSpans {
   static constexpr size_t kChunkSpans = 64;
 
  private:
-  static constexpr size_t kNone = ~size_t{0};
-
   // A lambda, not a function: a function passes as a pointer, and the
   // searches called it through that pointer for every probe. Inlined, a
   // 10 M-key read-intensive simulation counted 1.7% fewer instructions and
@@ -154,13 +158,13 @@ class FenceOrderedSpans {
     return chunks_[chunk].back().low_fence;
   }
 
-  // The last chunk whose first low fence is <= key, or kNone.
+  // The last chunk whose first low fence is <= key, or kNoChunk.
   size_t ChunkAtOrBelow(uint64_t key) const {
     // A key_of of this class's own, so that a profile's symbol for the
     // search names whom it serves (ae/bench-sim.sh --profile).
     const auto after = InterpolatedUpperBound(chunk_low_.begin(), chunk_low_.end(), key,
                                               [](uint64_t fence) { return fence; });
-    return after == chunk_low_.begin() ? kNone
+    return after == chunk_low_.begin() ? kNoChunk
                                        : static_cast<size_t>(after - chunk_low_.begin()) - 1;
   }
 

@@ -63,9 +63,12 @@ uint64_t IndexCache::SlotHigh(const CachedRoutes& routes, size_t slot) {
   return slot < routes.separator_count() ? routes.separator(slot) : routes.high_fence;
 }
 
+const IndexCache::Span* IndexCache::IfCovering(const Span* at_or_below, uint64_t key) {
+  return at_or_below != nullptr && key < at_or_below->high_fence ? at_or_below : nullptr;
+}
+
 const IndexCache::Span* IndexCache::FindCoveringLocked(uint64_t key) const {
-  const Span* span = by_low_fence_.LastAtOrBelow(key);
-  return span != nullptr && key < span->high_fence ? span : nullptr;
+  return IfCovering(by_low_fence_.LastAtOrBelow(key), key);
 }
 
 void IndexCache::Touch(const Span& span) {
@@ -77,13 +80,30 @@ uint64_t IndexCache::LastUsedLocked(const Entry& entry) const {
   return by_low_fence_.Find(entry.routes->low_fence)->last_used;
 }
 
+IndexCache::LookupHints::Taken IndexCache::NoteOfLocked(uint64_t key) const {
+  return {this, key, by_low_fence_.version()};
+}
+
+bool IndexCache::HoldsLocked(const LookupHints::Taken& taken, uint64_t key) const {
+  return taken.key == key && taken.cache == this && taken.version == by_low_fence_.version();
+}
+
 const IndexCache::Span* IndexCache::FindCoveringLocked(uint64_t key,
                                                        const LookupHints* hints) const {
   if (hints != nullptr) {
     for (const LookupHints::Note& note : hints->notes_) {
-      if (note.key == key && note.cache == this && note.version == by_low_fence_.version()) {
-        return note.span;
-      }
+      if (HoldsLocked(note.of, key)) return note.span;
+    }
+  }
+  return FindCoveringLocked(key);
+}
+
+const IndexCache::Span* IndexCache::FindCoveringInNotedChunkLocked(uint64_t key,
+                                                                   const LookupHints* hints) const {
+  if (hints != nullptr) {
+    for (const LookupHints::ChunkNote& note : hints->chunk_notes_) {
+      if (!HoldsLocked(note.of, key)) continue;
+      return IfCovering(by_low_fence_.LastAtOrBelow(key, note.chunk), key);
     }
   }
   return FindCoveringLocked(key);
@@ -105,12 +125,16 @@ std::optional<CacheRoute> IndexCache::FindLeaf(uint64_t key, const LookupHints* 
 void IndexCache::Prefetch(uint64_t key, size_t distance, LookupHints* hints) const {
   std::shared_lock lock(mutex_);
   if (distance > 1) {
-    by_low_fence_.PrefetchAtOrBelow(key);
+    const size_t chunk = by_low_fence_.PrefetchAtOrBelow(key);
+    if (hints != nullptr) {
+      hints->chunk_notes_[hints->next_chunk_] = {NoteOfLocked(key), chunk};
+      hints->next_chunk_ ^= 1;
+    }
     return;
   }
-  const Span* span = FindCoveringLocked(key);
+  const Span* span = FindCoveringInNotedChunkLocked(key, hints);
   if (hints != nullptr) {
-    hints->notes_[hints->next_] = {this, key, by_low_fence_.version(), span};
+    hints->notes_[hints->next_] = {NoteOfLocked(key), span};
     hints->next_ ^= 1;
   }
   if (span == nullptr) return;

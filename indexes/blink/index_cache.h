@@ -138,24 +138,37 @@ class IndexCache {
   // One caller's note of the entries Prefetch found at distance 1, so that
   // its FindLeaf of the same key uses the entry instead of searching for it
   // again (two interpolated searches repeated one operation after the
-  // prefetch: 2.4% of a 10 M-key read-intensive simulation's instructions).
+  // prefetch: 2.4% of a 10 M-key read-intensive simulation's instructions);
+  // and of the chunks of entries it found at distance 2, so that its
+  // prefetch of the same key at distance 1 searches that chunk alone.
   // A note holds while no entry has been inserted or removed since it was
-  // taken, and for the cache that took it only. Keeps the last two: the
-  // driver prefetches for the next operation before it runs the current one.
+  // taken, and for the cache that took it only. Keeps the last two of each:
+  // the driver prefetches for the next operations before it runs the
+  // current one.
   // Owned by the caller, one per caller, used by one thread at a time; it
   // must not outlive the caches it is given to (a cache made later at the
   // same address could take another's note for its own).
   class LookupHints {
    private:
     friend class IndexCache;
-    struct Note {
+    // What a note is of; a note of nothing holds for no cache.
+    struct Taken {
       const IndexCache* cache = nullptr;
       uint64_t key = 0;
       uint64_t version = 0;
+    };
+    struct Note {
+      Taken of;
       const Span* span = nullptr;  // null: no entry covered the key
+    };
+    struct ChunkNote {
+      Taken of;
+      size_t chunk = 0;  // as FenceOrderedSpans::PrefetchAtOrBelow returned it
     };
     Note notes_[2];
     size_t next_ = 0;  // the note to overwrite next
+    ChunkNote chunk_notes_[2];
+    size_t next_chunk_ = 0;
   };
 
  private:
@@ -165,8 +178,17 @@ class IndexCache {
   static uint64_t SlotHigh(const CachedRoutes& routes, size_t slot);
   // The entry covering key, or null; callers hold mutex_ in either mode.
   const Span* FindCoveringLocked(uint64_t key) const;
+  // `at_or_below` (the entry with the greatest low fence <= key, or null)
+  // if it covers `key`, else null.
+  static const Span* IfCovering(const Span* at_or_below, uint64_t key);
   // FindCoveringLocked(key), from a note of `hints` when one holds for it.
   const Span* FindCoveringLocked(uint64_t key, const LookupHints* hints) const;
+  // The same, searching only the chunk a chunk note of `hints` holds for
+  // `key`, when one does (Prefetch at distance 1).
+  const Span* FindCoveringInNotedChunkLocked(uint64_t key, const LookupHints* hints) const;
+  // What a note taken now of `key` is of; whether `taken` holds for `key`.
+  LookupHints::Taken NoteOfLocked(uint64_t key) const;
+  bool HoldsLocked(const LookupHints::Taken& taken, uint64_t key) const;
   void Touch(const Span& span);
   // The last use of a held entry; callers hold mutex_ exclusively.
   uint64_t LastUsedLocked(const Entry& entry) const;

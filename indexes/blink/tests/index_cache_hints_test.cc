@@ -1,7 +1,7 @@
-// IndexCache::LookupHints: a FindLeaf given the notes of an earlier Prefetch
-// answers, counts and marks recency exactly as one without them, however the
-// cache changed in between, and a note is never taken for another key,
-// another cache, or a cache changed since.
+// IndexCache::LookupHints: a FindLeaf or Prefetch given the notes of an
+// earlier Prefetch answers, counts and marks recency exactly as one without
+// them, however the cache changed in between, and a note is never taken for
+// another key, another cache, or a cache changed since.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -22,42 +22,56 @@ using test_support::kNodeBytes;
 using test_support::LeafAt;
 using test_support::MakeNode;
 
-CachedInternalNode RandomNode(Random& random) {
-  const uint64_t low = random.Uniform(100000);
+// A node of fanout up to 40 somewhere in [0, key_space + 4000).
+CachedInternalNode RandomNode(Random& random, uint64_t key_space) {
+  const uint64_t low = random.Uniform(key_space);
   const uint64_t high = low + 2 + random.Uniform(3000);
   std::set<uint64_t> separators;
   const uint64_t fanout = random.Uniform(40);
   for (uint64_t s = 0; s < fanout; ++s) separators.insert(low + 1 + random.Uniform(high - low - 1));
-  return MakeNode(random.Uniform(300), low, high, {separators.begin(), separators.end()},
+  return MakeNode(random.Uniform(3000), low, high, {separators.begin(), separators.end()},
                   random.Uniform(1 << 20));
 }
 
-TEST(IndexCacheHintsTest, HintedLookupsAnswerAsUnhintedOnesWhileTheCacheChanges) {
-  // Two caches fed the same nodes; one looks up as the driver does (the next
-  // key prefetched before the current one is looked up), with notes, and
-  // the other without. Between a prefetch and its lookup the cache may take
-  // a node (evicting another), lose one, or neither.
+// Two caches fed the same nodes; one looks up as the driver does (the next
+// key prefetched at distance 1 and the one after it at distance 2 before
+// the current one is looked up), with notes, and the other without. Between
+// a prefetch and the lookup or prefetch that uses its note the cache may
+// take a node (evicting another), lose one, or neither. The small cache
+// holds one chunk of entries; the large one several, which split and vanish
+// as it churns.
+void ExpectHintedLookupsAnswerAsUnhintedOnes(uint64_t capacity_nodes, uint64_t key_space) {
   for (uint64_t seed = 1; seed <= 4; ++seed) {
-    IndexCache hinted(24 * kNodeBytes, kNodeBytes, seed);
-    IndexCache plain(24 * kNodeBytes, kNodeBytes, seed);
+    IndexCache hinted(capacity_nodes * kNodeBytes, kNodeBytes, seed);
+    IndexCache plain(capacity_nodes * kNodeBytes, kNodeBytes, seed);
     IndexCache::LookupHints hints;
     Random random(seed);
     std::vector<CachedInternalNode> inserted;
-    uint64_t next_key = random.Uniform(104000);
+    for (uint64_t i = 0; i < capacity_nodes; ++i) {
+      inserted.push_back(RandomNode(random, key_space));
+      hinted.Insert(inserted.back());
+      plain.Insert(inserted.back());
+    }
+    const auto draw = [&](uint64_t previous) {
+      return random.Uniform(4) == 0 ? previous : random.Uniform(key_space + 4000);
+    };
+    uint64_t next_key = random.Uniform(key_space + 4000);
+    uint64_t after_next = draw(next_key);
     uint64_t reused_hits = 0;
     for (int step = 0; step < 20000; ++step) {
       const uint64_t key = next_key;
-      next_key = random.Uniform(4) == 0 ? key : random.Uniform(104000);
+      next_key = after_next;
+      after_next = draw(next_key);
       hinted.Prefetch(next_key, 1, &hints);
-      hinted.Prefetch(random.Uniform(104000), 2, &hints);  // notes nothing
+      hinted.Prefetch(after_next, 2, &hints);
       plain.Prefetch(next_key, 1);
       const uint64_t change = random.Uniform(8);
       if (change == 0) {
-        const CachedInternalNode node = RandomNode(random);
+        const CachedInternalNode node = RandomNode(random, key_space);
         inserted.push_back(node);
         hinted.Insert(node);
         plain.Insert(node);
-      } else if (change == 1 && !inserted.empty()) {
+      } else if (change == 1) {
         const rdma::GlobalAddress via = inserted[random.Uniform(inserted.size())].address;
         hinted.Invalidate(via);
         plain.Invalidate(via);
@@ -77,9 +91,41 @@ TEST(IndexCacheHintsTest, HintedLookupsAnswerAsUnhintedOnesWhileTheCacheChanges)
     EXPECT_EQ(a.misses, b.misses);
     EXPECT_EQ(a.evictions, b.evictions);
     EXPECT_EQ(a.entries, b.entries);
-    EXPECT_GT(a.evictions, 100u);   // the cache churned
+    EXPECT_GT(a.evictions, 100u);  // the cache churned
+    // Full enough to hold several chunks of FenceOrderedSpans::kChunkSpans.
+    EXPECT_GE(a.entries, capacity_nodes / 2);
     EXPECT_GT(reused_hits, 1000u);  // and notes were there to use
   }
+}
+
+TEST(IndexCacheHintsTest, HintedLookupsAnswerAsUnhintedOnesWhileTheCacheChanges) {
+  ExpectHintedLookupsAnswerAsUnhintedOnes(24, 100000);
+}
+
+TEST(IndexCacheHintsTest, HintedLookupsAnswerAsUnhintedOnesOverManyChunks) {
+  ExpectHintedLookupsAnswerAsUnhintedOnes(400, 4000000);
+}
+
+// A chunk noted at distance 2 is no longer where the note says once the
+// chunks before it are gone: the prefetch at distance 1 must search again.
+TEST(IndexCacheHintsTest, AChunkNoteTakenBeforeTheCacheChangedIsNotUsed) {
+  IndexCache cache(300 * kNodeBytes, kNodeBytes, 1);
+  for (uint64_t i = 0; i < 200; ++i) {
+    cache.Insert(MakeNode(i, i * 100, i * 100 + 100, {i * 100 + 50}, 10 * i));
+  }
+  IndexCache::LookupHints hints;
+  cache.Prefetch(15060, 2, &hints);  // node 150, its second leaf
+  for (uint64_t i = 0; i < 120; ++i) cache.Invalidate(test_support::NodeAt(i));
+  cache.Prefetch(15060, 1, &hints);
+  const auto route = cache.FindLeaf(15060, &hints);
+  ASSERT_TRUE(route.has_value());
+  EXPECT_EQ(route->leaf, LeafAt(1501));
+  // Noted again after the change, the chunk note holds, for its key only.
+  cache.Prefetch(19920, 2, &hints);
+  cache.Prefetch(19920, 1, &hints);
+  EXPECT_EQ(cache.FindLeaf(19920, &hints)->leaf, LeafAt(1990));
+  cache.Prefetch(13010, 1, &hints);
+  EXPECT_EQ(cache.FindLeaf(13010, &hints)->leaf, LeafAt(1300));
 }
 
 TEST(IndexCacheHintsTest, ANoteTakenBeforeTheCacheChangedIsNotUsed) {
