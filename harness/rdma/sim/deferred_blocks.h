@@ -97,6 +97,7 @@ class DeferredBlocks {
 
  private:
   static constexpr int kGranuleBits = 8;  // granules of 256 bytes
+  static constexpr uint64_t kGranuleBytes = uint64_t{1} << kGranuleBits;
 
   // Blocks count, the k-th of which lies at offset + k * stride (stride >=
   // the block's bytes) and is block index + k * index_stride of content_;
