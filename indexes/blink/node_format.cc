@@ -58,6 +58,7 @@ NodeFormat::NodeFormat(const TreeOptions& options)
                                    ? node_bytes_ / kLineBytes * kLinePayload
                                    : node_bytes_ - kTrailerBytes - 1 - lock_bytes_;
   leaf_offsets_ = PlaceEntries(header_bytes_, logical_end, leaf_entry_bytes_);
+  first_leaf_key_ = Physical(leaf_offsets_.empty() ? 0 : leaf_offsets_[0]) + LeafKeyShift();
   internal_offsets_ = PlaceEntries(header_bytes_, logical_end, key_bytes_ + 8);
 }
 
@@ -249,8 +250,7 @@ template <typename Visit>
     }
     return;
   }
-  if (capacity == 0) return;
-  const uint8_t* key_at = node + Physical(leaf_offsets_[0]) + LeafKeyShift();
+  const uint8_t* key_at = node + first_leaf_key_;
   const uint32_t stride = leaf_entry_bytes_;
   for (uint32_t i = 0; i < capacity; ++i, key_at += stride) {
     uint64_t stored;
@@ -283,7 +283,7 @@ uint32_t NodeFormat::FirstSlotHolding(const uint8_t* node, uint64_t key) const {
   }
   // Four slots a step, with one branch: a lookup scans half a leaf on
   // average, and a branch per slot was a sixth of the scan's instructions.
-  const uint8_t* key_at = capacity == 0 ? node : node + Physical(leaf_offsets_[0]) + LeafKeyShift();
+  const uint8_t* key_at = node + first_leaf_key_;
   const uint32_t stride = leaf_entry_bytes_;
   uint32_t i = 0;
   for (; i + 4 <= capacity; i += 4, key_at += 4 * stride) {

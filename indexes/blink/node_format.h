@@ -189,6 +189,10 @@ class NodeFormat {
   bool entry_writes_;
   uint32_t header_bytes_;               // logical
   std::vector<uint32_t> leaf_offsets_;  // logical offset of each leaf slot
+  // Outside the cacheline format, where slot 0's key lies in a leaf: the
+  // slots follow it leaf_entry_bytes_ apart (where it would lie, if a leaf
+  // has no slots).
+  uint32_t first_leaf_key_ = 0;
   std::vector<uint32_t> internal_offsets_;
 };
 

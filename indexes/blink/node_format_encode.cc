@@ -133,10 +133,8 @@ NodeFormat::PackedSlots NodeFormat::BeginFreshLeaf(const NodeImage& frame, uint3
   EncodeHeader(frame, unsorted_leaves() ? leaf_capacity() : count, node);
   // An unsorted leaf's empty slots are all zero bytes (versions 0, the null
   // key), which EncodeHeader's clearing wrote; so are a fresh slot's
-  // versions. Outside the cacheline format slots lie leaf_entry_bytes_
-  // apart, each at a fixed distance from its logical offset.
-  return {node + Physical(leaf_offsets_.empty() ? 0 : leaf_offsets_[0]) + LeafKeyShift(),
-          leaf_entry_bytes_};
+  // versions.
+  return {node + first_leaf_key_, leaf_entry_bytes_};
 }
 
 void NodeFormat::EncodeHeader(const NodeImage& image, size_t count, uint8_t* node) const {
