@@ -7,11 +7,14 @@
 // resource keeps its busy intervals and gives each reservation the first idle
 // gap at or after its arrival that is long enough: a link is never left idle
 // in front of work that is waiting for it.
+//
+// Thread safety: none; a resource belongs to the simulation that owns it.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
-#include <utility>
+#include <cstring>
+#include <limits>
 #include <vector>
 
 #include "harness/rdma/sim/sim_time.h"
@@ -20,23 +23,30 @@ namespace dmbench::rdma::sim {
 
 class SerialResource {
  public:
+  SerialResource() : starts_(kInitialCapacity, kNever), ends_(kInitialCapacity, kNever) {}
+
   // Reserves `service` at or after `arrival` (>= now, the current simulated
   // time); returns when the work completes. Work of no service reserves
   // nothing but still waits for an idle instant: it does not pass work that
-  // holds the resource when it arrives.
+  // holds the resource when it arrives. `now` must not go back from one call
+  // to the next.
   SimTime Serve(SimTime arrival, SimTime service, SimTime now) {
     // Most work arrives after everything reserved so far: it goes at the end,
     // with no search. Intervals that ended before now are dropped only now
     // and then; until they are, they sit before every arrival (>= now), so no
     // search or gap ever involves them.
-    if (busy_intervals_.empty() || arrival >= last_end_) {
+    if (arrival >= last_end_) {
       const SimTime end = arrival + service;
       if (service == 0) return end;
-      if (!busy_intervals_.empty() && last_end_ == arrival) {
-        busy_intervals_.back().second = end;
+      // (Never extending one before head_, which DropEnded may erase.)
+      if (last_end_ == arrival && size_ > head_) {
+        ends_[size_ - 1] = end;
       } else {
-        if (busy_intervals_.size() - head_ >= kCompactAbove) DropEnded(now);
-        busy_intervals_.push_back({arrival, end});
+        if (size_ - head_ >= kCompactAbove) DropEnded(now);
+        if (size_ == starts_.size()) Grow();
+        starts_[size_] = arrival;
+        ends_[size_] = end;
+        ++size_;
       }
       last_end_ = end;
       return end;
@@ -54,82 +64,142 @@ class SerialResource {
     // find the first one still busy at `arrival`, then the first gap that fits.
     // Ended intervals left before it change no answer (see DropEnded), so they
     // are dropped only when many have piled up.
-    if (busy_intervals_.size() - head_ >= kCompactAbove) DropEnded(now);
+    if (size_ - head_ >= kCompactAbove) DropEnded(now);
     SimTime start = arrival;
     size_t at = FirstBusyAt(arrival);
-    for (; at < busy_intervals_.size(); ++at) {
-      const auto [busy_start, busy_end] = busy_intervals_[at];
+    for (; at < size_; ++at) {
       // Fits in the gap before this interval (which, for no service, must
       // not be a gap of no length: the interval holds the resource then).
-      if (start < busy_start && start + service <= busy_start) break;
-      start = std::max(start, busy_end);
+      if (start < starts_[at] && start + service <= starts_[at]) break;
+      start = std::max(start, ends_[at]);
     }
     const SimTime end = start + service;
     if (service == 0) return end;
     // Insert [start, end) before `at`, merging with touching neighbours.
-    const bool joins_previous = at > head_ && busy_intervals_[at - 1].second == start;
-    const bool joins_next = at < busy_intervals_.size() && busy_intervals_[at].first == end;
+    // Intervals are never merged with one before head_: DropEnded erases those.
+    const bool joins_previous = at > head_ && ends_[at - 1] == start;
+    const bool joins_next = at < size_ && starts_[at] == end;
     if (joins_previous && joins_next) {
-      busy_intervals_[at - 1].second = busy_intervals_[at].second;
-      busy_intervals_.erase(busy_intervals_.begin() + at);
+      ends_[at - 1] = ends_[at];
+      EraseAt(at);
     } else if (joins_previous) {
-      busy_intervals_[at - 1].second = end;
+      ends_[at - 1] = end;
     } else if (joins_next) {
-      busy_intervals_[at].first = start;
+      starts_[at] = start;
     } else {
-      busy_intervals_.insert(busy_intervals_.begin() + at, {start, end});
+      InsertAt(at, start, end);
     }
-    last_end_ = busy_intervals_.back().second;
+    last_end_ = ends_[size_ - 1];
     return end;
   }
 
+  // Before index kSentinels sit intervals that end at kNever, so that every
+  // block FirstBusyAt reads lies inside the arrays; after size_ there is room
+  // for a block that InsertAt moves up by one.
+  static constexpr SimTime kNever = std::numeric_limits<SimTime>::min();
+  static constexpr size_t kBlock = 8;
+  static constexpr size_t kSentinels = kBlock;
+  static constexpr size_t kRoomAfterLast = kBlock + 1;
+  static constexpr size_t kInitialCapacity = 64;
   // How many intervals may pile up after head_ before appending work drops the
   // ended ones: enough that dropping is rare, few enough to stay in cache.
   static constexpr size_t kCompactAbove = 32;
-  static constexpr size_t kWalkBack = 8;
+  // How many ended intervals DropEnded leaves in place before it moves the
+  // rest down to the front: few, so that a resource keeps reusing the same
+  // few cache lines instead of sliding through its arrays.
+  static constexpr size_t kEraseAbove = 16;
 
-  // The first interval after head_ that is still busy at `time`; the last one
-  // must be. Work lands a few intervals from the end (six on average, of
-  // eighteen, in a 10 M-key run), so the search walks back from there before
-  // it bisects the rest: a bisection's branches are coin flips.
+  // The first interval still busy at `time`; the last one must be. Ends are
+  // sorted, and ended ones (all those before head_, the sentinels among
+  // them) end at or before `time`, so the answer is the last interval less
+  // the number busy before it. They are counted a block at a time from the
+  // end, without a branch per interval: work lands a few intervals from the
+  // end (six on average, of eighteen, in a 10 M-key run), and a walk back
+  // that stops at the first ended one branches on each (with the blocks and
+  // InsertAt's block moves, callgrind counted 31% fewer mispredicted
+  // branches per simulated index operation).
   size_t FirstBusyAt(SimTime time) const {
-    size_t at = busy_intervals_.size() - 1;
-    for (size_t step = 0; step < kWalkBack; ++step) {
-      if (at == head_ || busy_intervals_[at - 1].second <= time) return at;
-      --at;
+    size_t at = size_ - 1;
+    for (;;) {
+      size_t busy = 0;
+      for (size_t i = 1; i <= kBlock; ++i) busy += ends_[at - i] > time ? 1 : 0;
+      at -= busy;
+      if (busy < kBlock) return at;
     }
-    return static_cast<size_t>(
-        std::upper_bound(busy_intervals_.begin() + static_cast<std::ptrdiff_t>(head_),
-                         busy_intervals_.begin() + static_cast<std::ptrdiff_t>(at), time,
-                         [](SimTime t, const std::pair<SimTime, SimTime>& interval) {
-                           return t < interval.second;
-                         }) -
-        busy_intervals_.begin());
   }
 
-  // Moves head_ past the intervals that ended by `now`; erases them once they
-  // are most of the vector. Intervals that ended by `now` may also stay past
-  // head_ for a while: every arrival is at or after now, so no search stops in
-  // them and no gap before one is ever taken; and one that touches a new
-  // interval's start (possible only when the new work starts at now) merges
-  // with it into an interval busy at exactly the same instants from now on.
+  // Moves [at, size_) up by one and puts [start, end) at `at`. The common
+  // case, at most a block to move, moves a whole block: a copy of fixed size
+  // compiles to a few vector moves, where one of the moved length branches.
+  void InsertAt(size_t at, SimTime start, SimTime end) {
+    if (size_ + kRoomAfterLast > starts_.size()) Grow();
+    if (size_ - at <= kBlock) {
+      MoveBlockUp(&starts_[at]);
+      MoveBlockUp(&ends_[at]);
+    } else {
+      std::copy_backward(starts_.begin() + at, starts_.begin() + size_,
+                         starts_.begin() + size_ + 1);
+      std::copy_backward(ends_.begin() + at, ends_.begin() + size_, ends_.begin() + size_ + 1);
+    }
+    starts_[at] = start;
+    ends_[at] = end;
+    ++size_;
+  }
+
+  // (Every value loaded before any is stored, with no loop: GCC calls
+  // memmove for an overlapping move even of fixed size, and spills a copy
+  // through an array or vector to the stack.)
+  static void MoveBlockUp(SimTime* first) {
+    static_assert(kBlock == 8);
+    const SimTime v0 = first[0], v1 = first[1], v2 = first[2], v3 = first[3];
+    const SimTime v4 = first[4], v5 = first[5], v6 = first[6], v7 = first[7];
+    first[1] = v0, first[2] = v1, first[3] = v2, first[4] = v3;
+    first[5] = v4, first[6] = v5, first[7] = v6, first[8] = v7;
+  }
+
+  void EraseAt(size_t at) {
+    std::copy(starts_.begin() + at + 1, starts_.begin() + size_, starts_.begin() + at);
+    std::copy(ends_.begin() + at + 1, ends_.begin() + size_, ends_.begin() + at);
+    --size_;
+  }
+
+  void Grow() {
+    starts_.resize(starts_.size() * 2, kNever);
+    ends_.resize(ends_.size() * 2, kNever);
+  }
+
+  // Moves head_ past the intervals that ended by `now`; erases them once
+  // kEraseAbove have piled up before it. Intervals that ended by `now` may also stay
+  // past head_ for a while: every arrival is at or after now, so no search
+  // stops in them and no gap before one is ever taken; and one that touches a
+  // new interval's start (possible only when the new work starts at now)
+  // merges with it into an interval busy at exactly the same instants from
+  // now on.
   void DropEnded(SimTime now) {
-    // (A local index: the vector's stores could alias head_, which would keep
+    // (A local index: the arrays' stores could alias head_, which would keep
     // it in memory through the loop.)
     size_t head = head_;
-    while (head < busy_intervals_.size() && busy_intervals_[head].second <= now) ++head;
+    while (head < size_ && ends_[head] <= now) ++head;
     head_ = head;
-    if (head_ > 64 && head_ * 2 > busy_intervals_.size()) {
-      busy_intervals_.erase(busy_intervals_.begin(), busy_intervals_.begin() + head_);
-      head_ = 0;
+    if (head_ - kSentinels >= kEraseAbove) {
+      const size_t kept = size_ - head_;
+      std::copy(starts_.begin() + head_, starts_.begin() + size_, starts_.begin() + kSentinels);
+      std::copy(ends_.begin() + head_, ends_.begin() + size_, ends_.begin() + kSentinels);
+      head_ = kSentinels;
+      size_ = kSentinels + kept;
     }
   }
 
-  std::vector<std::pair<SimTime, SimTime>> busy_intervals_;  // sorted, disjoint
-  size_t head_ = 0;                                          // intervals before it have ended
-  // busy_intervals_.back().second when not empty: the common case, work after
+  // [starts_[i], ends_[i]) for i in [kSentinels, size_): sorted, disjoint.
+  // Both arrays keep their whole length, and everything from size_ on is
+  // scratch.
+  std::vector<SimTime> starts_;
+  std::vector<SimTime> ends_;
+  size_t size_ = kSentinels;
+  size_t head_ = kSentinels;  // intervals before it have ended
+  // ends_[size_ - 1] once there is an interval: the common case, work after
   // everything reserved, is decided without loading the intervals.
-  SimTime last_end_ = 0;
+  SimTime last_end_ = kNever;
 };
 
 }  // namespace dmbench::rdma::sim
