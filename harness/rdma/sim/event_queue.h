@@ -3,7 +3,6 @@
 // simulation deterministic without relying on heap stability.
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -66,11 +65,20 @@ class EventQueue {
     size_t hole = 0;
     while (true) {
       const size_t first = hole * kArity + 1;
-      if (first >= size) break;
       size_t best = first;
-      const size_t end = std::min(first + kArity, size);
-      for (size_t child = first + 1; child < end; ++child) {
-        if (Earlier(heap_[child], heap_[best])) best = child;
+      if (first + kArity <= size) {
+        // All four children: two pairs, then their winners, with no loop.
+        // Which sibling is earlier is a coin flip, so each choice is
+        // arithmetic on the comparison rather than a branch on it.
+        static_assert(kArity == 4);
+        const size_t left = first + Earlier(heap_[first + 1], heap_[first]);
+        const size_t right = first + 2 + Earlier(heap_[first + 3], heap_[first + 2]);
+        best = left + (right - left) * Earlier(heap_[right], heap_[left]);
+      } else {
+        if (first >= size) break;
+        for (size_t child = first + 1; child < size; ++child) {
+          if (Earlier(heap_[child], heap_[best])) best = child;
+        }
       }
       if (!Earlier(heap_[best], last)) break;
       heap_[hole] = heap_[best];
