@@ -10,8 +10,7 @@
 namespace dmbench::rdma::sim {
 
 DeferredBlocks::DeferredBlocks(uint64_t region_bytes)
-    : granules_((((region_bytes + (uint64_t{1} << kGranuleBits) - 1) >> kGranuleBits) + 63) / 64,
-                0) {}
+    : granules_((((region_bytes + kGranuleBytes - 1) >> kGranuleBits) + 63) / 64, 0) {}
 
 void DeferredBlocks::Add(std::shared_ptr<const DeferredContent> content,
                          std::span<const uint64_t> blocks) {
@@ -118,7 +117,7 @@ void DeferredBlocks::Build(PagedBytes& memory, Cursor at) {
   const uint64_t end = EndOf(at) >> kGranuleBits;
   for (uint64_t granule = (OffsetOf(at) + kGranuleBytes - 1) >> kGranuleBits; granule < end;
        ++granule) {
-    granules_[granule >> 6] &= ~(uint64_t{1} << (granule & 63));
+    ClearBit(granules_, granule);
   }
 }
 
@@ -196,7 +195,7 @@ void DeferredBlocks::RefreshGranules(Cursor from, uint64_t first, Extent built) 
   for (uint64_t granule = first; granule <= last; ++granule) {
     if (!GranulePending(granule)) continue;
     const uint64_t begin = granule << kGranuleBits;
-    const uint64_t end = begin + (uint64_t{1} << kGranuleBits);
+    const uint64_t end = begin + kGranuleBytes;
     while (!AtEnd(from) && EndOf(from) <= begin) Next(from);
     bool pending = false;
     for (Cursor at = from; !AtEnd(at) && OffsetOf(at) < end; Next(at)) {
@@ -205,7 +204,7 @@ void DeferredBlocks::RefreshGranules(Cursor from, uint64_t first, Extent built) 
         break;
       }
     }
-    if (!pending) granules_[granule >> 6] &= ~(uint64_t{1} << (granule & 63));
+    if (!pending) ClearBit(granules_, granule);
   }
 }
 

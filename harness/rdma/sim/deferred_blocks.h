@@ -146,6 +146,9 @@ class DeferredBlocks {
   static void SetBit(std::vector<uint64_t>& bits, uint64_t i) {
     bits[i >> 6] |= uint64_t{1} << (i & 63);
   }
+  static void ClearBit(std::vector<uint64_t>& bits, uint64_t i) {
+    bits[i >> 6] &= ~(uint64_t{1} << (i & 63));
+  }
   bool GranulePending(uint64_t granule) const { return Bit(granules_, granule); }
   bool Built(Cursor at) const { return Bit(built_bits_, OrdinalOf(at)); }
   bool ReadOnce(Cursor at) const { return Bit(read_once_bits_, OrdinalOf(at)); }
