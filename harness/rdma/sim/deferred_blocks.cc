@@ -74,7 +74,7 @@ void DeferredBlocks::AddRuns(std::span<const uint64_t> offsets, std::span<const 
     runs_.push_back({offsets[i], block_bytes_, indices[i], 0, 1, i});
   }
   built_bits_.assign((offsets.size() + 63) / 64, 0);
-  read_once_bits_.assign(built_bits_.size(), 0);
+  reads_through_.assign((offsets.size() + kCountsPerWord - 1) / kCountsPerWord, 0);
   pending_ = offsets.size();
 }
 
@@ -106,7 +106,7 @@ void DeferredBlocks::Build(PagedBytes& memory, Cursor at) {
     memory.Write(OffsetOf(at), scratch_.data(), block_bytes_);
   }
   SetBit(built_bits_, OrdinalOf(at));
-  if (ReadOnce(at)) --read_through_;
+  if (ReadsThrough(at) != 0) --read_through_;
   --pending_;
   ++built_;
   // A granule inside the block overlaps no other block (blocks do not
@@ -159,7 +159,7 @@ void DeferredBlocks::ReadSlow(PagedBytes& memory, uint64_t offset, uint8_t* out,
     if (Built(at) || block_end <= offset) continue;
     const uint64_t begin = std::max(offset, block_offset);
     const uint64_t stop = std::min(end, block_end);
-    if (ReadOnce(at)) {
+    if (ReadsThrough(at) == kReadsThroughBeforeBuild) {
       BuildInto(memory, at, built);
       built_any = true;
       memory.Read(begin, out + (begin - offset), stop - begin);
@@ -171,8 +171,8 @@ void DeferredBlocks::ReadSlow(PagedBytes& memory, uint64_t offset, uint8_t* out,
 }
 
 void DeferredBlocks::ReadThrough(Cursor at, uint64_t begin, uint64_t stop, uint8_t* out) {
-  SetBit(read_once_bits_, OrdinalOf(at));
-  ++read_through_;
+  if (ReadsThrough(at) == 0) ++read_through_;
+  CountReadThrough(at);
   if (begin == OffsetOf(at) && stop == EndOf(at)) {
     content_->Fill(IndexOf(at), std::span(out, block_bytes_));
     return;
