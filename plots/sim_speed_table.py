@@ -115,7 +115,10 @@ def ran_point(path: Path) -> dict:
         "peak_rss_bytes": peak,
         "bytes_per_key": peak / keys if peak is not None and keys > 0 else None,
         "throughput_mops": field(result, "throughput_mops", path),
-        "cache_prewarm": flag_field(result, "config.index.cache_prewarm", path),
+        # Revisions before index.cache_prewarm existed started caches cold.
+        "cache_prewarm": (flag_field(result, "config.index.cache_prewarm", path)
+                          if "cache_prewarm" in result.get("config", {}).get("index", {})
+                          else False),
         "cache_mib": field(result, "config.index.cache_mib", path),
         "warmup_ms": field(result, "config.run.warmup_ms", path),
         "measure_ms": field(result, "config.run.measure_ms", path),

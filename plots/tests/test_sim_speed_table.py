@@ -94,6 +94,15 @@ class SimSpeedTable(unittest.TestCase):
         self.assertIn("config.index.cache_prewarm: must be true or false, got 'yes'",
                       process.stderr)
 
+    def test_an_older_result_without_cache_prewarm_started_cold(self):
+        result = write_point(self.folder, "read-intensive", 10_000, 1 << 20, 1.0)
+        result["config"]["index"]["cache_mib"] = 477
+        del result["config"]["index"]["cache_prewarm"]
+        fixtures.write_json(self.folder / "read-intensive-sherman-10000.json", result)
+        process = run(self.out)
+        self.assertEqual(process.returncode, 0, process.stderr)
+        self.assertIn("| cold 477 MiB; 1 + 10 ms |", process.stdout)
+
     def test_a_result_without_a_field_is_named(self):
         result = write_point(self.folder, "write-intensive", 10_000, 1 << 20, 1.0)
         del result["wall_clock"]["events_per_wall_second"]
