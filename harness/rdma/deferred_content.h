@@ -6,10 +6,10 @@
 // of it up front would need more memory than a laptop has, although a run
 // touches a small part. Client::WriteDeferred hands such blocks to the
 // backend: the simulated fabric builds a block when a verb touches a byte
-// of it (a first READ builds it into the reader's buffer only, a second
-// READ, a write or an atomic into memory); a real backend writes every
-// block at once, as if each were a Write. Either way every verb sees
-// the block's bytes as if they had been written before it.
+// of it (its first READs build it into the reader's buffer only, a later
+// READ, a write or an atomic into memory: sim/deferred_blocks.h); a real
+// backend writes every block at once, as if each were a Write. Either way
+// every verb sees the block's bytes as if they had been written before it.
 #pragma once
 
 #include <cstdint>
