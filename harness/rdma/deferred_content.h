@@ -33,6 +33,9 @@ class DeferredContent {
   virtual GlobalAddress address(uint64_t block) const = 0;
   // Writes block `block`'s bytes to `out` (block_bytes() long).
   virtual void Fill(uint64_t block, std::span<uint8_t> out) const = 0;
+  // Hints that Fill(block) may come soon: brings what it looks up towards
+  // the CPU's caches. Changes nothing Fill writes.
+  virtual void Prefetch(uint64_t /*block*/) const {}
 };
 
 }  // namespace dmbench::rdma

@@ -40,6 +40,14 @@ rdma::GlobalAddress BulkloadImage::root() const {
   return rdma::GlobalAddress::Unpack(levels_.back().addresses.front());
 }
 
+void BulkloadImage::Prefetch(uint64_t block) const {
+  // The leaves are the first blocks; internal nodes are few, and cached.
+  const Level& leaves = levels_.front();
+  if (block >= leaves.nodes()) return;
+  __builtin_prefetch(&leaves.low_fences[block]);
+  if (block + 1 < leaves.nodes()) __builtin_prefetch(&leaves.addresses[block + 1]);
+}
+
 NodeImage BulkloadImage::LeafFrame(uint64_t index) const {
   const Level& leaves = levels_.front();
   const bool last = index + 1 == leaves.nodes();

@@ -80,10 +80,20 @@ class DeferredBlocks {
     memory.Read(offset, out, length);
   }
 
-  // Hints that a Read at `offset` comes later: its granule's bit, like the
-  // bytes, is a miss to DRAM in a large region.
-  void PrefetchGranule(uint64_t offset) const {
-    if (pending_ != 0) __builtin_prefetch(&granules_[(offset >> kGranuleBits) >> 6]);
+  // Hints that a Read at `offset` comes later. Its granule's bit, like the
+  // bytes, is a miss to DRAM in a large region; so are, when the block there
+  // is pending, its state bits and what its content looks up to build it
+  // (at 1 B keys, a third of a read-intensive simulation's last-level
+  // misses). Changes nothing a read returns.
+  void Prefetch(uint64_t offset) const {
+    if (pending_ == 0) return;
+    __builtin_prefetch(&granules_[(offset >> kGranuleBits) >> 6]);
+    const Cursor at = FirstOverlapping(offset);
+    if (AtEnd(at)) return;
+    const uint64_t ordinal = OrdinalOf(at);
+    __builtin_prefetch(&built_bits_[ordinal >> 6]);
+    __builtin_prefetch(&reads_through_[ordinal / kCountsPerWord]);
+    content_->Prefetch(IndexOf(at));
   }
 
   // How many reads of a pending block build it into the reader's buffer

@@ -69,7 +69,7 @@ class MemoryRegion {
   // called when it is scheduled.
   void PrepareRead(uint64_t offset) const {
     bytes_.PrefetchTableEntry(offset);
-    deferred_.PrefetchGranule(offset);
+    deferred_.Prefetch(offset);
   }
 
   // READs that saw part of a write and not the rest.

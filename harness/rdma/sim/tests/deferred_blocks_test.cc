@@ -35,6 +35,9 @@ class LaidOutContent final : public DeferredContent {
   void Fill(uint64_t block, std::span<uint8_t> out) const override {
     for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<uint8_t>(block * 37 + i * 5 + 3);
   }
+  void Prefetch(uint64_t block) const override { prefetched = block; }
+
+  mutable uint64_t prefetched = ~uint64_t{0};  // the block of the last Prefetch
 
  private:
   std::map<uint64_t, uint64_t> offsets_;  // block -> region offset
@@ -205,6 +208,39 @@ TEST(DeferredBlocks, ABlockBuiltFromPartOfItClearsAllItsGranules) {
   std::vector<uint8_t> expected(kNodeBytes);
   content->Fill(3, expected);
   EXPECT_EQ(tail, std::vector<uint8_t>(expected.end() - 8, expected.end()));
+}
+
+// A read's prefetch asks the content for the pending block at the offset,
+// or the one before it when the offset lies in a gap, and for nothing once
+// every block is built; it changes nothing a read returns.
+TEST(DeferredBlocks, PrefetchNamesTheBlockAReadWillBuild) {
+  const auto offsets = MixedLayout();
+  const auto content = std::make_shared<LaidOutContent>(offsets);
+  const std::vector<uint8_t> expected = Eager(*content, offsets);
+  Deferred deferred;
+  deferred.blocks.Add(content, Indices(offsets));
+  for (const auto& [block, offset] : offsets) {
+    deferred.blocks.Prefetch(offset);
+    EXPECT_EQ(content->prefetched, block) << "at " << offset;
+    deferred.blocks.Prefetch(offset + kBlockBytes - 1);
+    EXPECT_EQ(content->prefetched, block) << "at the last byte of " << offset;
+  }
+  // Past the last block: nothing to build.
+  content->prefetched = 12345;
+  deferred.blocks.Prefetch(kRegionBytes - 1);
+  EXPECT_EQ(content->prefetched, 12345u);
+  for (uint64_t offset = 0; offset < kRegionBytes; offset += 61) {
+    deferred.blocks.Prefetch(offset);
+    std::vector<uint8_t> out(kBlockBytes / 2);
+    const uint64_t length = std::min<uint64_t>(out.size(), kRegionBytes - offset);
+    deferred.blocks.Read(deferred.memory, offset, out.data(), length);
+    ASSERT_TRUE(std::equal(out.begin(), out.begin() + length, expected.begin() + offset))
+        << "read at " << offset;
+  }
+  deferred.blocks.MaterializeAll(deferred.memory);
+  content->prefetched = 12345;
+  deferred.blocks.Prefetch(offsets.begin()->second);
+  EXPECT_EQ(content->prefetched, 12345u);
 }
 
 TEST(DeferredBlocks, RefusesOverlapsAndAContentWhileAnotherIsPending) {
