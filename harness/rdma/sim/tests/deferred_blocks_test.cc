@@ -77,6 +77,17 @@ std::vector<uint64_t> Indices(const std::map<uint64_t, uint64_t>& offsets) {
   return indices;
 }
 
+// The mixed layout's blocks, all pending, and the region an eager write of
+// them leaves.
+struct PendingMixedLayout {
+  PendingMixedLayout() { deferred.blocks.Add(content, Indices(offsets)); }
+
+  const std::map<uint64_t, uint64_t> offsets = MixedLayout();
+  const std::shared_ptr<LaidOutContent> content = std::make_shared<LaidOutContent>(offsets);
+  const std::vector<uint8_t> expected = Eager(*content, offsets);
+  Deferred deferred;
+};
+
 TEST(DeferredBlocks, EveryLayoutReadsAsAnEagerWrite) {
   const auto offsets = MixedLayout();
   const auto content = std::make_shared<LaidOutContent>(offsets);
@@ -128,11 +139,8 @@ TEST(DeferredBlocks, EveryLayoutReadsAsAnEagerWrite) {
 // buffer when it straddles two), and later ones read the region: each must
 // return the eager bytes over every byte of the buffer.
 TEST(DeferredBlocks, WholeBlockReadsReadAsAnEagerWrite) {
-  const auto offsets = MixedLayout();
-  const auto content = std::make_shared<LaidOutContent>(offsets);
-  const std::vector<uint8_t> expected = Eager(*content, offsets);
-  Deferred deferred;
-  deferred.blocks.Add(content, Indices(offsets));
+  PendingMixedLayout layout;
+  auto& [offsets, content, expected, deferred] = layout;
   bool straddles = false;
   bool in_one_page = false;
   for (const auto& [block, offset] : offsets) {
@@ -214,11 +222,8 @@ TEST(DeferredBlocks, ABlockBuiltFromPartOfItClearsAllItsGranules) {
 // or the one before it when the offset lies in a gap, and for nothing once
 // every block is built; it changes nothing a read returns.
 TEST(DeferredBlocks, PrefetchNamesTheBlockAReadWillBuild) {
-  const auto offsets = MixedLayout();
-  const auto content = std::make_shared<LaidOutContent>(offsets);
-  const std::vector<uint8_t> expected = Eager(*content, offsets);
-  Deferred deferred;
-  deferred.blocks.Add(content, Indices(offsets));
+  PendingMixedLayout layout;
+  auto& [offsets, content, expected, deferred] = layout;
   for (const auto& [block, offset] : offsets) {
     deferred.blocks.Prefetch(offset);
     EXPECT_EQ(content->prefetched, block) << "at " << offset;
