@@ -2,8 +2,8 @@
 // region that no verb has touched yet.
 //
 // The region asks for [offset, offset + length) before every access; a block
-// overlapping it is built into the region's bytes then, once (a READ's first
-// looks at a block build it into the reader's buffer only: see Read). Until
+// overlapping it is built into the region's bytes then, once (the first
+// READs of a block build it into the reader's buffer only: see Read). Until
 // then it costs no page of the region, so a bulkloaded tree of 17 GB costs
 // what a run reads and writes of it.
 //
@@ -92,7 +92,7 @@ class DeferredBlocks {
     if (AtEnd(at)) return;
     const uint64_t ordinal = OrdinalOf(at);
     __builtin_prefetch(&built_bits_[ordinal >> 6]);
-    __builtin_prefetch(&reads_through_[ordinal / kCountsPerWord]);
+    __builtin_prefetch(&reads_through_[CountWord(ordinal)]);
     content_->Prefetch(IndexOf(at));
   }
 
@@ -177,15 +177,18 @@ class DeferredBlocks {
   }
   bool GranulePending(uint64_t granule) const { return Bit(granules_, granule); }
   bool Built(Cursor at) const { return Bit(built_bits_, OrdinalOf(at)); }
+  // Where the block of `ordinal` keeps its count in reads_through_.
+  static uint64_t CountWord(uint64_t ordinal) { return ordinal / kCountsPerWord; }
+  static uint64_t CountShift(uint64_t ordinal) { return ordinal % kCountsPerWord * kReadCountBits; }
   // How many reads built the pending block into their buffer alone.
   uint64_t ReadsThrough(Cursor at) const {
-    const uint64_t i = OrdinalOf(at);
-    return (reads_through_[i / kCountsPerWord] >> (i % kCountsPerWord * kReadCountBits)) &
+    const uint64_t ordinal = OrdinalOf(at);
+    return (reads_through_[CountWord(ordinal)] >> CountShift(ordinal)) &
            ((uint64_t{1} << kReadCountBits) - 1);
   }
   void CountReadThrough(Cursor at) {
-    const uint64_t i = OrdinalOf(at);
-    reads_through_[i / kCountsPerWord] += uint64_t{1} << (i % kCountsPerWord * kReadCountBits);
+    const uint64_t ordinal = OrdinalOf(at);
+    reads_through_[CountWord(ordinal)] += uint64_t{1} << CountShift(ordinal);
   }
 
   // Builds the block's bytes into scratch_.
