@@ -3,6 +3,7 @@
 ae/bench-sim.sh --against timed in alternation, point by point.
 
 usage: plots/sim_speed_change.py BEFORE AFTER
+       plots/sim_speed_change.py --pool OUT PASS [PASS ...]
 
 BEFORE/points/ and AFTER/points/ hold the two builds' results, as
 plots/sim_speed_table.py reads them (NAME.json, or NAME.rK.json for round
@@ -34,8 +35,19 @@ must agree on). A
 change meant to leave results alone must say "yes". Writes
 AFTER/sim-speed-change.json and .md and prints the table.
 
+--pool pools the rounds of several passes of the same two builds, each
+PASS a directory ae/bench-sim.sh --against wrote (the before build's
+results in PASS/against): a change of a few percent can need more rounds
+than one pass had, and passes taken at different times share no machine
+mood, but each round's ratio still compares two runs that did. Writes
+OUT/sim-speed-change.json and .md. Passes whose before runs, or whose after
+runs, name more than one build (tool.git_revision, and whether its tree
+had changes) are refused; two builds of one revision with different
+uncommitted changes cannot be told apart.
+
 Exit status: 0; 1 when a directory has no points, the two share no point,
-or a result lacks a field (the message names the file); 2 for bad usage.
+passes to pool come from more than two builds, or a result lacks a field
+(the message names the file); 2 for bad usage.
 """
 
 from __future__ import annotations
@@ -46,6 +58,7 @@ import statistics
 import sys
 from pathlib import Path
 
+from dmbench_results import write_table
 from sim_speed_table import SIMULATED, TableError, comparison_main, point_cells, ran_point
 
 PROG = "sim_speed_change.py"
@@ -64,6 +77,26 @@ def runs_by_point(directory: Path) -> dict[str, dict[int, dict]]:
     if not points:
         raise TableError(f"{folder}: no results (NAME.json files) in it")
     return points
+
+
+def pooled_runs(directories: list[Path]) -> dict[str, dict[tuple[int, int], dict]]:
+    """Each point's runs over several directories, by (directory, round):
+    the first directory is 1."""
+    pooled: dict[str, dict[tuple[int, int], dict]] = {}
+    for number, directory in enumerate(directories, start=1):
+        for name, rounds in runs_by_point(directory).items():
+            for round_number, run in rounds.items():
+                pooled.setdefault(name, {})[(number, round_number)] = run
+    return pooled
+
+
+def one_build(points: dict[str, dict], side: str) -> None:
+    """Refuses runs of one side that name more than one build."""
+    builds = {run["build"] for rounds in points.values() for run in rounds.values()}
+    if len(builds) > 1:
+        raise TableError(f"the {side} runs come from {len(builds)} builds "
+                         f"({', '.join(sorted(map(str, builds)))}): pool passes of the same "
+                         "two builds")
 
 
 def nanoseconds_per_operation(run: dict, measure: str) -> float:
@@ -147,12 +180,23 @@ def compared_row(name: str, before: dict[int, dict], after: dict[int, dict]) -> 
 
 
 def compare(before_directory: Path, after_directory: Path) -> list[dict]:
-    before = runs_by_point(before_directory)
-    after = runs_by_point(after_directory)
+    return compared_rows(runs_by_point(before_directory), runs_by_point(after_directory),
+                         f"{before_directory} and {after_directory}")
+
+
+def pool(passes: list[Path]) -> list[dict]:
+    before = pooled_runs([directory / "against" for directory in passes])
+    after = pooled_runs(passes)
+    one_build(before, "before")
+    one_build(after, "after")
+    return compared_rows(before, after, ", ".join(map(str, passes)))
+
+
+def compared_rows(before: dict[str, dict], after: dict[str, dict], where: str) -> list[dict]:
     shared = [name for name in after if name in before and set(before[name]) & set(after[name])]
     if not shared:
-        raise TableError(f"{before_directory} and {after_directory}: no point ran in the same "
-                         "round in both (run ae/bench-sim.sh --against)")
+        raise TableError(f"{where}: no point ran in the same round in both "
+                         "(run ae/bench-sim.sh --against)")
     rows = [compared_row(name, before[name], after[name]) for name in shared]
     rows.sort(key=lambda row: (row["mix"], row["index"], row["keys"]))
     return rows
@@ -188,7 +232,26 @@ def ratio_cell(row: dict) -> str:
     return f"{ratio['median']:.3f} ({spread}): {row['verdict']}"
 
 
+def pool_main(argv: list[str]) -> int:
+    """--pool OUT PASS [PASS ...], the options already taken off."""
+    if len(argv) < 2 or any(arg.startswith("-") for arg in argv):
+        print(f"usage: {PROG} --pool OUT PASS [PASS ...] (directories "
+              "ae/bench-sim.sh --against wrote)", file=sys.stderr)
+        return 2
+    out, *passes = map(Path, argv)
+    try:
+        rows = pool(passes)
+    except TableError as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return 1
+    out.mkdir(parents=True, exist_ok=True)
+    write_table(out, "sim-speed-change", rows, table(rows))
+    return 0
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--pool"]:
+        return pool_main(argv[1:])
     return comparison_main(argv, PROG, "ae/bench-sim.sh --against", "sim-speed-change", compare,
                            table)
 

@@ -122,7 +122,17 @@ def ran_point(path: Path) -> dict:
         "cache_mib": field(result, "config.index.cache_mib", path),
         "warmup_ms": field(result, "config.run.warmup_ms", path),
         "measure_ms": field(result, "config.run.measure_ms", path),
+        "build": build_of(result),
     }
+
+
+def build_of(result: dict) -> str | None:
+    """The revision a result's binary was built from, marked when its tree
+    had uncommitted changes; None when the result names none."""
+    tool = result.get("tool")
+    if not isinstance(tool, dict) or not isinstance(tool.get("git_revision"), str):
+        return None
+    return tool["git_revision"] + ("+dirty" if tool.get("git_dirty") else "")
 
 
 # Figures a run simulates: equal in every run of a point.

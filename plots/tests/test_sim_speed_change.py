@@ -141,6 +141,53 @@ class SimSpeedChange(unittest.TestCase):
         self.assertEqual(process.returncode, 0, process.stderr)
         self.assertIn("| no: the change altered results |", process.stdout)
 
+    def second_pass(self) -> tuple[Path, Path]:
+        """Another pass's directory, as ae/bench-sim.sh --against leaves it,
+        and its before build's results."""
+        after = Path(self.tmp.name) / "pass2"
+        before = after / "against"
+        for directory in (before, after):
+            (directory / "points").mkdir(parents=True)
+        return before, after
+
+    def test_pool_compares_the_rounds_of_every_pass(self):
+        self.rounds(self.before, [0.30, 0.20, 0.25])
+        self.rounds(self.after, [0.22, 0.21, 0.20])
+        before, after = self.second_pass()
+        self.rounds(before, [0.40, 0.40, 0.40, 0.40])
+        self.rounds(after, [0.36, 0.44, 0.30, 0.34])
+        out = Path(self.tmp.name) / "pooled"
+        process = run("--pool", out, self.after, after)
+        self.assertEqual(process.returncode, 0, process.stderr)
+        [row] = json.loads((out / "sim-speed-change.json").read_text())
+        # Rounds 1 of both passes are two rounds, not one.
+        self.assertEqual(row["rounds"], 7)
+        self.assertEqual(row["after_faster_rounds"], 2 + 3)
+        # Ratios 0.733, 1.05, 0.8, then 0.9, 1.1, 0.75, 0.85: their median.
+        self.assertAlmostEqual(row["ratio_per_round"]["median"], 0.85)
+        self.assertEqual(process.stdout, (out / "sim-speed-change.md").read_text())
+        # Each pass alone, as before.
+        self.assertEqual(run(self.before, self.after).returncode, 0)
+        [alone] = json.loads((self.after / "sim-speed-change.json").read_text())
+        self.assertEqual(alone["rounds"], 3)
+
+    def test_pool_refuses_passes_of_other_builds_and_bad_usage(self):
+        self.rounds(self.before, [0.3])
+        self.rounds(self.after, [0.2])
+        before, after = self.second_pass()
+        self.rounds(before, [0.3])
+        [result] = self.rounds(after, [0.2])
+        result["tool"]["git_dirty"] = True
+        fixtures.write_json(after / "points" / f"read-intensive-sherman-{KEYS}.r1.json", result)
+        out = Path(self.tmp.name) / "pooled"
+        process = run("--pool", out, self.after, after)
+        self.assertEqual(process.returncode, 1)
+        self.assertIn("the after runs come from 2 builds", process.stderr)
+        self.assertIn("+dirty", process.stderr)
+        self.assertFalse(out.exists())
+        self.assertEqual(run("--pool", out).returncode, 2)
+        self.assertEqual(run("--pool", out, "--help").returncode, 2)
+
     def test_no_shared_point_an_empty_directory_and_bad_usage(self):
         self.rounds(self.before, [0.3], mix="write-intensive")
         self.rounds(self.after, [0.2])
