@@ -4,7 +4,7 @@
 # outside a checkout, the file left untouched when nothing changed (so a
 # build recompiles nothing), a clear error without its arguments. Then the
 # binary: a dmbench run's tool.git_revision and tool.git_dirty are what its
-# build recorded.
+# build recorded, and its tool.build_id is the binary's own.
 #   source_revision_test.sh SCRIPT DMBENCH BUILT_FILE RUN_CONFIG
 set -euo pipefail
 script=$1 dmbench=$2 built=$3 run_config=$4
@@ -70,7 +70,10 @@ built_dirty=$(sed -n 's/^inline constexpr bool kBuiltDirty = \(.*\);$/\1/p' "$bu
   --set run.warmup_ms=0.01 --set topology.threads_per_compute_server=1 \
   --out "$tmp/result.json" >/dev/null 2>&1 || fail "dmbench run failed"
 tool=$(/usr/bin/python3 -c 'import json, sys; t = json.load(open(sys.argv[1]))["tool"]
-print(t["git_revision"], str(t["git_dirty"]).lower())' "$tmp/result.json")
-[[ $tool == "$built_commit $built_dirty" ]] ||
-  fail "the result names '$tool', the build recorded '$built_commit $built_dirty'"
+print(t["git_revision"], str(t["git_dirty"]).lower(), t["build_id"])' "$tmp/result.json")
+# The build ID as binutils reads it from the binary's notes.
+build_id=$(readelf -n "$dmbench" | sed -n 's/^ *Build ID: \([0-9a-f]*\)$/\1/p')
+[[ -n $build_id ]] || fail "readelf finds no build ID in $dmbench"
+[[ $tool == "$built_commit $built_dirty $build_id" ]] ||
+  fail "the result names '$tool', the build recorded '$built_commit $built_dirty $build_id'"
 echo "source revision test: passed"

@@ -110,12 +110,10 @@ int RunMicroCommand(const std::vector<std::string>& arguments) {
     return windowed;
   };
 
-  const driver::SourceRevision revision = driver::BuiltRevision();
   nlohmann::json results = {
       {"schema_version", driver::kResultSchemaVersion},
       {"kind", "micro"},
-      {"tool",
-       {{"name", "dmbench"}, {"git_revision", revision.commit}, {"git_dirty", revision.dirty}}},
+      {"tool", driver::ToolJson()},
       {"backend", {{"type", "sim"}, {"nic_profile", micro_options.profile.ToJson()}}},
       {"substrate", micro_options.substrate.ToJson()},
       {"seed", micro_options.seed},

@@ -256,14 +256,12 @@ BenchmarkOutcome RunBenchmark(const RunConfig& config, std::ostream* progress,
     }
   }
 
-  const SourceRevision revision = BuiltRevision();
   const nlohmann::json operations = total.ToJson(measured_seconds);
   const double wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   outcome.result = {
       {"schema_version", kResultSchemaVersion},
-      {"tool",
-       {{"name", "dmbench"}, {"git_revision", revision.commit}, {"git_dirty", revision.dirty}}},
+      {"tool", ToolJson()},
       {"config", config.ToJson()},
       {"backend", fabric->BackendJson()},
       {"seed", config.seed},

@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include <nlohmann/json_fwd.hpp>
+
 namespace dmbench::driver {
 
 struct SourceRevision {
@@ -14,5 +16,15 @@ struct SourceRevision {
 
 // The revision compiled into this binary. Cheap and safe from any thread.
 SourceRevision BuiltRevision();
+
+// The GNU build ID the linker wrote into this executable, in hex, or
+// "unknown" if it has none. Any two binaries that differ have different IDs,
+// so it tells apart what a revision cannot: two builds of one revision with
+// different uncommitted changes, or a build older than its tree. Safe from any
+// thread.
+std::string BinaryBuildId();
+
+// A result's "tool" object: the binary's name, revision and build ID.
+nlohmann::json ToolJson();
 
 }  // namespace dmbench::driver

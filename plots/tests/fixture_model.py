@@ -36,7 +36,7 @@ NIC_PROFILE = {
     "pcie_write_latency_ns": 100.0,
 }
 TOOL = {"name": "dmbench", "git_revision": "0123456789abcdef0123456789abcdef01234567",
-        "git_dirty": False}
+        "git_dirty": False, "build_id": "89abcdef0123456789abcdef0123456789abcdef"}
 
 # The breakdown of Figs. 10 and 11: each variant adds one technique to FG+.
 
