@@ -189,6 +189,13 @@ fi
 # shellcheck source=ae/dmbench-release.sh
 source ae/dmbench-release.sh
 
+# The same binary on both sides measures the machine's noise alone: worth
+# doing on purpose, and rounds wasted when a copy was taken before a rebuild.
+if [[ -n "$against" ]] && cmp -s "$DMBENCH" "$against"; then
+  echo "ae/bench-sim.sh: warning: --against $against is the same binary as $DMBENCH:" \
+       "the comparison measures noise alone" >&2
+fi
+
 # Runs the point's command line ($point, this build's) with the --against
 # build into DIR/against/points/$name.json; a refusal (exit 2) leaves its log
 # for that build's table, anything else fails the benchmark.

@@ -41,9 +41,15 @@ results in PASS/against): a change of a few percent can need more rounds
 than one pass had, and passes taken at different times share no machine
 mood, but each round's ratio still compares two runs that did. Writes
 OUT/sim-speed-change.json and .md. Passes whose before runs, or whose after
-runs, name more than one build (tool.git_revision, and whether its tree
-had changes) are refused; two builds of one revision with different
-uncommitted changes cannot be told apart.
+runs, come from more than one build are refused: builds are told apart by
+their binaries' build IDs (tool.build_id), or for results older than the
+field by revision and whether its tree had changes.
+
+When every round of a point ran the same binary on both sides (equal build
+IDs), its row says so (same_binary) and a line under the table too: the
+ratios then measure the machine's noise alone, which is worth knowing on
+purpose and a mistake otherwise (a binary copied from a build directory
+before it was rebuilt).
 
 Exit status: 0; 1 when a directory has no points, the two share no point,
 passes to pool come from more than two builds, or a result lacks a field
@@ -176,6 +182,8 @@ def compared_row(name: str, before: dict[int, dict], after: dict[int, dict]) -> 
             "after": statistics.median(new["index_operations_per_wall_second"]
                                        for _, new in pairs)},
         "same_simulation": all(old[key] == new[key] for old, new in pairs for key in SIMULATED),
+        "same_binary": all(old["build_id"] is not None and old["build_id"] == new["build_id"]
+                           for old, new in pairs),
     }
 
 
@@ -219,6 +227,11 @@ def table(rows: list[dict]) -> str:
             f"(p = {row['sign_test_p']:.2g}) | "
             f"{speed['before'] / 1e6:.3f} → {speed['after'] / 1e6:.3f} | "
             f"{'yes' if row['same_simulation'] else 'no: the change altered results'} |")
+    same = [point_cells(row).strip("| ").replace(" | ", ", ") for row in rows
+            if row["same_binary"]]
+    if same:
+        out.append(f"\nBoth builds are one binary (equal tool.build_id) at {'; '.join(same)}: "
+                   "the ratios there measure noise alone.")
     return "\n".join(out) + "\n"
 
 

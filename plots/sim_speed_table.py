@@ -122,13 +122,26 @@ def ran_point(path: Path) -> dict:
         "cache_mib": field(result, "config.index.cache_mib", path),
         "warmup_ms": field(result, "config.run.warmup_ms", path),
         "measure_ms": field(result, "config.run.measure_ms", path),
+        "build_id": build_id_of(result),
         "build": build_of(result),
     }
 
 
+def build_id_of(result: dict) -> str | None:
+    """The build ID of the binary that wrote a result; None for results older
+    than the field, or from a binary that had none."""
+    tool = result.get("tool")
+    build_id = tool.get("build_id") if isinstance(tool, dict) else None
+    return build_id if isinstance(build_id, str) and build_id != "unknown" else None
+
+
 def build_of(result: dict) -> str | None:
-    """The revision a result's binary was built from, marked when its tree
-    had uncommitted changes; None when the result names none."""
+    """Which build wrote a result: its binary's build ID or, without one, the
+    revision it was built from, marked when its tree had uncommitted
+    changes; None when the result names neither."""
+    build_id = build_id_of(result)
+    if build_id is not None:
+        return f"build {build_id}"
     tool = result.get("tool")
     if not isinstance(tool, dict) or not isinstance(tool.get("git_revision"), str):
         return None

@@ -5,7 +5,7 @@
 # (warm caches, its warm-up, its paper-scale cache), as each row of the table
 # says; --measure-ms still sets the window; --against times a second build
 # in alternation and compares the two (here the same binary, which must
-# simulate the same); a bad argument exits 2.
+# simulate the same, and is said to be one binary); a bad argument exits 2.
 # usage: DMBENCH=BINARY ae/tests/bench_sim_test.sh   (prints "bench-sim test: passed")
 set -euo pipefail
 
@@ -52,6 +52,13 @@ for mix in read-intensive write-intensive; do
     "$tmp/against/sim-speed-change.md" ||
     fail "no $mix comparison in: $(cat "$tmp/against/sim-speed-change.md")"
 done
+# One binary against itself: said before the rounds and under the table.
+grep -qF "warning: --against $DMBENCH is the same binary as" "$tmp/against.out" ||
+  fail "no warning that both builds are one binary: $(head -n 5 "$tmp/against.out")"
+grep -qxF "Both builds are one binary (equal tool.build_id) at read-intensive skewed, sherman, \
+100,000; write-intensive skewed, sherman, 100,000: the ratios there measure noise alone." \
+  "$tmp/against/sim-speed-change.md" ||
+  fail "no line naming one binary in: $(cat "$tmp/against/sim-speed-change.md")"
 for bad in "--against $tmp/no-such-binary" "--against $DMBENCH --count" "--against /bin/true"; do
   status=0
   # shellcheck disable=SC2086  # $bad is two or three words on purpose

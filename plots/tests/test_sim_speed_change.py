@@ -43,10 +43,21 @@ class SimSpeedChange(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
-    def rounds(self, directory: Path, cpu_seconds: list[float], mix: str = "read-intensive"):
-        return [write_point(directory / "points", mix, KEYS, 1 << 20, 1e6, f".r{k}",
-                            cpu_seconds=cpu)
-                for k, cpu in enumerate(cpu_seconds, start=1)]
+    def rounds(self, directory: Path, cpu_seconds: list[float], mix: str = "read-intensive",
+               build_id: str | None = None) -> list[dict]:
+        """Results of rounds 1, 2, ... of a point, by a binary whose build ID
+        is `build_id`, else one per side (the before build's results lie in
+        a directory named against)."""
+        if build_id is None:
+            build_id = ("b" if directory.name == "against" else "a") * 40
+        results = []
+        for k, cpu in enumerate(cpu_seconds, start=1):
+            result = write_point(directory / "points", mix, KEYS, 1 << 20, 1e6, f".r{k}",
+                                 cpu_seconds=cpu)
+            result["tool"]["build_id"] = build_id
+            fixtures.write_json(directory / "points" / f"{mix}-sherman-{KEYS}.r{k}.json", result)
+            results.append(result)
+        return results
 
     def test_medians_the_change_and_the_rounds_the_after_build_won(self):
         [result, *_] = self.rounds(self.before, [0.30, 0.20, 0.25])
@@ -131,6 +142,22 @@ class SimSpeedChange(unittest.TestCase):
         self.assertAlmostEqual(row["ns_per_operation"]["before"], 1000.0)
         self.assertEqual(row["after_faster_rounds"], 0)
 
+    def test_one_binary_on_both_sides_is_named(self):
+        self.rounds(self.before, [0.3, 0.2], build_id="d" * 40)
+        self.rounds(self.after, [0.2, 0.3], build_id="d" * 40)
+        self.rounds(self.before, [0.3, 0.2], mix="write-intensive")
+        self.rounds(self.after, [0.2, 0.3], mix="write-intensive")
+        process = run(self.before, self.after)
+        self.assertEqual(process.returncode, 0, process.stderr)
+        rows = {row["mix"]: row for row in
+                json.loads((self.after / "sim-speed-change.json").read_text())}
+        self.assertTrue(rows["read-intensive"]["same_binary"])
+        self.assertFalse(rows["write-intensive"]["same_binary"])
+        self.assertIn("Both builds are one binary (equal tool.build_id) at read-intensive "
+                      f"skewed, sherman, {KEYS:,}: the ratios there measure noise alone.",
+                      process.stdout)
+        self.assertNotIn("write-intensive skewed, sherman", process.stdout)
+
     def test_a_change_of_results_is_named(self):
         self.rounds(self.before, [0.3])
         [result] = self.rounds(self.after, [0.2])
@@ -176,15 +203,24 @@ class SimSpeedChange(unittest.TestCase):
         self.rounds(self.after, [0.2])
         before, after = self.second_pass()
         self.rounds(before, [0.3])
-        [result] = self.rounds(after, [0.2])
-        result["tool"]["git_dirty"] = True
-        fixtures.write_json(after / "points" / f"read-intensive-sherman-{KEYS}.r1.json", result)
+        self.rounds(after, [0.2], build_id="c" * 40)
         out = Path(self.tmp.name) / "pooled"
+        process = run("--pool", out, self.after, after)
+        self.assertEqual(process.returncode, 1)
+        self.assertIn(f"the after runs come from 2 builds (build {'a' * 40}, build {'c' * 40})",
+                      process.stderr)
+        self.assertFalse(out.exists())
+        # Results older than the build ID: told apart by revision and changes.
+        for directory in (before, after, self.before, self.after):
+            for path in (directory / "points").glob("*.json"):
+                result = json.loads(path.read_text())
+                del result["tool"]["build_id"]
+                result["tool"]["git_dirty"] = directory == after
+                fixtures.write_json(path, result)
         process = run("--pool", out, self.after, after)
         self.assertEqual(process.returncode, 1)
         self.assertIn("the after runs come from 2 builds", process.stderr)
         self.assertIn("+dirty", process.stderr)
-        self.assertFalse(out.exists())
         self.assertEqual(run("--pool", out).returncode, 2)
         self.assertEqual(run("--pool", out, "--help").returncode, 2)
 
