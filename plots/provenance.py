@@ -23,6 +23,32 @@ def revision_text(point: dr.Point) -> str:
     return revision + (" (dirty)" if dirty else "")
 
 
+def build_id_of(point: dr.Point) -> str | None:
+    """The build ID of the binary that wrote the point (tool.build_id); None
+    for results written before the field, or by a binary that had none."""
+    tool = point.result.get("tool")
+    build_id = tool.get("build_id") if isinstance(tool, dict) else None
+    return build_id if isinstance(build_id, str) and build_id != "unknown" else None
+
+
+def binaries_text(binaries: Iterable[tuple[str, str]]) -> str | None:
+    """The report's line on the binaries behind the results, from the
+    (revision_text, build ID) of each point that names its binary; None when
+    none does. A revision with more than one binary is marked: its results
+    came from builds that differ (uncommitted changes that differ, or a
+    rebuild with other flags), which the revision alone hides."""
+    by_revision: dict[str, set[str]] = {}
+    for revision, build_id in binaries:
+        by_revision.setdefault(revision, set()).add(build_id)
+    if not by_revision:
+        return None
+    count = len(set().union(*by_revision.values()))
+    mixed = sorted(short_revision(r) for r, ids in by_revision.items() if len(ids) > 1)
+    return (f"* dmbench binaries (tool.build_id): {count}"
+            + (f" — **revision {', '.join(mixed)} ran as more than one binary**" if mixed
+               else ""))
+
+
 def short_revision(text: str) -> str:
     """A revision_text() cut to the commit's first 12 characters, keeping
     its "(dirty)" mark."""

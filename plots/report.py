@@ -98,12 +98,16 @@ class Provenance:
     backends: list[tuple[str, str]]  # provenance.backend_of() of each point, distinct
     started: list[str]
     fallbacks: list[str]  # what a real cluster's NICs could not do
+    binaries: list[tuple[str, str]]  # (revision, build ID) of the points that name one
 
 
 def experiment_provenance(experiment: dr.Experiment) -> Provenance:
-    revisions, backends, started, fallbacks = [], [], [], []
+    revisions, backends, started, fallbacks, binaries = [], [], [], [], []
     for point in experiment.points:
         revisions.append(provenance.revision_text(point))
+        build_id = provenance.build_id_of(point)
+        if build_id is not None:
+            binaries.append((revisions[-1], build_id))
         backends.append(provenance.backend_of(point.result, point.source))
         if backends[-1][0] == "verbs":
             fallbacks += dr.require(point.result, "backend.fallbacks", point.source, dr.LIST)
@@ -111,7 +115,7 @@ def experiment_provenance(experiment: dr.Experiment) -> Provenance:
             started.append(dr.require(point.result, "wall_clock.started_at", point.source,
                                       dr.STRING))
     return Provenance(dr.ordered(revisions), dr.ordered(backends), sorted(started),
-                      dr.ordered(str(f) for f in fallbacks))
+                      dr.ordered(str(f) for f in fallbacks), dr.ordered(binaries))
 
 
 def backend_cell(backends: list[tuple[str, str]]) -> str:
@@ -129,7 +133,7 @@ def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
                  found: dict[str, Path], drawn: list[Drawn], checked: CheckedClaims,
                  errors: list[str]) -> None:
     outcomes, targets, smart = checked.outcomes, checked.targets, checked.smart
-    rows, revisions, backends, started, fallbacks = [], [], [], [], []
+    rows, revisions, backends, started, fallbacks, binaries = [], [], [], [], [], []
     for name in sorted(found):
         if name not in experiments:
             rows.append([name, str(found[name]), "error", "", "", ""])
@@ -145,6 +149,7 @@ def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
         backends += prov.backends
         started += prov.started
         fallbacks += prov.fallbacks
+        binaries += prov.binaries
         rows.append([name, str(experiment.directory), str(len(experiment.points)),
                      ", ".join(provenance.short_revision(r) for r in prov.revisions),
                      backend_cell(prov.backends), span(prov.started)])
@@ -180,6 +185,8 @@ def write_report(path: Path, args, experiments: dict[str, dr.Experiment],
                " (simulated fabric)" if simulated_only else
                f"* Backend: {provenance.backend_text(backends)}"),
               f"* Runs started (wall_clock.started_at): {span(sorted(started))}"]
+    if (binaries_line := provenance.binaries_text(binaries)) is not None:
+        lines += [binaries_line]
     if fallbacks:  # e.g. NICs without device memory for the on-chip lock table
         lines += [f"* Fallbacks of the real cluster: {'; '.join(dr.ordered(fallbacks))}"]
     lines += [""]

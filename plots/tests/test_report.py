@@ -25,6 +25,7 @@ import fixtures
 PLOTS = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(PLOTS))
 import claims  # noqa: E402  (needs the path above)
+import provenance  # noqa: E402
 
 TIMEOUT_SECONDS = 120
 MIN_PNG_BYTES = 8 * 1024  # a drawn figure; an empty canvas is about 2 KB
@@ -203,9 +204,37 @@ class Report(unittest.TestCase):
     def test_provenance(self):
         self.assertIn(fixture_model.TOOL["git_revision"], self.report)
         self.assertIn("(clean tree)", self.report)
+        self.assertIn("\n* dmbench binaries (tool.build_id): 1\n", self.report)
         self.assertIn(fixture_model.NIC_PROFILE["name"], self.report)
         self.assertIn("2026-01-01T00:00:00Z", self.report)
         self.assertIn("`fixtures.paper_experiments`", self.report)
+
+    def test_a_revision_that_ran_as_two_binaries_is_marked(self):
+        root = Path(self.tmp.name) / "two-binaries"
+        source = self.directories["fig14-in-depth"]
+        shutil.copytree(source, root / source.name)
+        index = json.loads((root / source.name / "experiment.json").read_text())
+        result_file = root / source.name / index["points"][0]["result"]
+        result = json.loads(result_file.read_text())
+        result["tool"]["build_id"] = "f" * 40
+        result_file.write_text(json.dumps(result))
+        out = Path(self.tmp.name) / "two-binaries-report"
+        run = run_report(root, out)
+        revision = fixture_model.TOOL["git_revision"][:12]
+        self.assertIn("\n* dmbench binaries (tool.build_id): 2 — **revision "
+                      f"{revision} ran as more than one binary**\n",
+                      (out / "REPORT.md").read_text(), run.stderr)
+
+    def test_binaries_line_counts_binaries_and_marks_revisions_with_several(self):
+        self.assertIsNone(provenance.binaries_text([]))
+        self.assertEqual(provenance.binaries_text([("a" * 40, "1"), ("b" * 40, "2"),
+                                                   ("a" * 40, "1")]),
+                         "* dmbench binaries (tool.build_id): 2")
+        self.assertEqual(provenance.binaries_text([("a" * 40 + " (dirty)", "1"),
+                                                   ("a" * 40 + " (dirty)", "2"),
+                                                   ("b" * 40, "2")]),
+                         "* dmbench binaries (tool.build_id): 2 — **revision "
+                         f"{'a' * 12} (dirty) ran as more than one binary**")
 
     def test_malformed_result_fails_naming_file_and_field(self):
         root = Path(self.tmp.name) / "malformed"
