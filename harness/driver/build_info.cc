@@ -25,8 +25,11 @@ std::string BuildIdIn(const uint8_t* at, const uint8_t* end, uint64_t alignment)
     ElfW(Nhdr) note;
     std::memcpy(&note, at, sizeof(note));
     const uint8_t* name = at + sizeof(note);
-    const uint8_t* descriptor = name + padded(note.n_namesz);
-    if (descriptor > end || note.n_descsz > static_cast<uint64_t>(end - descriptor)) break;
+    // Sizes checked against what is left before any pointer is formed past it.
+    const auto left = static_cast<uint64_t>(end - name);
+    const uint64_t name_bytes = padded(note.n_namesz);
+    if (name_bytes > left || note.n_descsz > left - name_bytes) break;
+    const uint8_t* descriptor = name + name_bytes;
     if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 && std::memcmp(name, "GNU", 4) == 0) {
       static constexpr char kHex[] = "0123456789abcdef";
       std::string id;
@@ -36,6 +39,7 @@ std::string BuildIdIn(const uint8_t* at, const uint8_t* end, uint64_t alignment)
       }
       return id;
     }
+    if (padded(note.n_descsz) >= left - name_bytes) break;
     at = descriptor + padded(note.n_descsz);
   }
   return "";
