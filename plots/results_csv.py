@@ -41,6 +41,7 @@ from typing import Any, Iterable, TextIO
 
 import dmbench_results as dr
 import micro_results
+import provenance
 
 PROG = "results_csv.py"
 OPS = ("overall", "insert", "update", "lookup", "delete", "range")
@@ -142,6 +143,7 @@ def run_row(point: dr.Point, experiment: dr.Experiment, results: str, ablation: 
         row[path] = number(point.result, path, point.source, "", required)
     row["tool.git_revision"] = point.field("tool.git_revision", dr.STRING)
     row["tool.git_dirty"] = point.field("tool.git_dirty", dr.BOOLEAN)
+    row["tool.build_id"] = provenance.build_id_of(point)
     by_op = point.field("operations.by_op", dr.OBJECT)
     for op in OPS:
         where = "operations.overall." if op == "overall" else f"operations.by_op.{op}."

@@ -17,6 +17,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
+import fixture_model
 import fixtures
 
 PLOTS = Path(__file__).resolve().parents[1]
@@ -44,6 +45,13 @@ class ResultsCsv(unittest.TestCase):
         ablated = cls.root / "ablation" / "no-processing-units"
         ablated.mkdir(parents=True)
         shutil.copytree(cls.directories["fig13-scalability"], ablated / "fig13-scalability")
+        # The ablation's first point as a result older than tool.build_id.
+        index = json.loads((ablated / "fig13-scalability" / "experiment.json").read_text())
+        cls.older_point = index["points"][0]["name"]
+        older = ablated / "fig13-scalability" / index["points"][0]["result"]
+        result = json.loads(older.read_text())
+        del result["tool"]["build_id"]
+        older.write_text(json.dumps(result))
         cls.out = Path(cls.tmp.name) / "runs.csv"
         cls.micro_out = Path(cls.tmp.name) / "micro.csv"
         cls.process = run(cls.root, "--out", cls.out, "--micro-out", cls.micro_out)
@@ -89,6 +97,13 @@ class ResultsCsv(unittest.TestCase):
             self.assertEqual(int(row["clients"]), 8 * topology["threads_per_compute_server"]
                              * topology["coroutines_per_thread"])
             self.assertEqual(row["series"], entry["variant"])
+            self.assertEqual(row["tool.build_id"], result["tool"]["build_id"])
+
+    def test_a_result_older_than_the_build_id_leaves_its_cell_empty(self):
+        [older] = [r for r in self.rows
+                   if r["point"] == self.older_point and r["ablation"] == "no-processing-units"]
+        self.assertEqual(older["tool.build_id"], "")
+        self.assertEqual(older["tool.git_revision"], fixture_model.TOOL["git_revision"])
 
     def test_operations_that_did_not_run_are_empty(self):
         ranges = [row for row in self.rows if row["experiment"] == "fig12a-range-only"]
