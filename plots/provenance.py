@@ -23,10 +23,10 @@ def revision_text(point: dr.Point) -> str:
     return revision + (" (dirty)" if dirty else "")
 
 
-def build_id_of(point: dr.Point) -> str | None:
-    """The build ID of the binary that wrote the point (tool.build_id); None
+def build_id_of(result: dict) -> str | None:
+    """The build ID of the binary that wrote a result (tool.build_id); None
     for results written before the field, or by a binary that had none."""
-    tool = point.result.get("tool")
+    tool = result.get("tool")
     build_id = tool.get("build_id") if isinstance(tool, dict) else None
     return build_id if isinstance(build_id, str) and build_id != "unknown" else None
 

@@ -105,7 +105,7 @@ def experiment_provenance(experiment: dr.Experiment) -> Provenance:
     revisions, backends, started, fallbacks, binaries = [], [], [], [], []
     for point in experiment.points:
         revisions.append(provenance.revision_text(point))
-        build_id = provenance.build_id_of(point)
+        build_id = provenance.build_id_of(point.result)
         if build_id is not None:
             binaries.append((revisions[-1], build_id))
         backends.append(provenance.backend_of(point.result, point.source))

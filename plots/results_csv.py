@@ -143,7 +143,7 @@ def run_row(point: dr.Point, experiment: dr.Experiment, results: str, ablation: 
         row[path] = number(point.result, path, point.source, "", required)
     row["tool.git_revision"] = point.field("tool.git_revision", dr.STRING)
     row["tool.git_dirty"] = point.field("tool.git_dirty", dr.BOOLEAN)
-    row["tool.build_id"] = provenance.build_id_of(point)
+    row["tool.build_id"] = provenance.build_id_of(point.result)
     by_op = point.field("operations.by_op", dr.OBJECT)
     for op in OPS:
         where = "operations.overall." if op == "overall" else f"operations.by_op.{op}."

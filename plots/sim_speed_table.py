@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from dmbench_results import write_table
+from provenance import build_id_of
 
 PROG = "sim_speed_table.py"
 GIB = float(1 << 30)
@@ -125,14 +126,6 @@ def ran_point(path: Path) -> dict:
         "build_id": build_id_of(result),
         "build": build_of(result),
     }
-
-
-def build_id_of(result: dict) -> str | None:
-    """The build ID of the binary that wrote a result; None for results older
-    than the field, or from a binary that had none."""
-    tool = result.get("tool")
-    build_id = tool.get("build_id") if isinstance(tool, dict) else None
-    return build_id if isinstance(build_id, str) and build_id != "unknown" else None
 
 
 def build_of(result: dict) -> str | None:
