@@ -147,13 +147,20 @@ class SerialResource {
       MoveBlockUp(&starts_[at]);
       MoveBlockUp(&ends_[at]);
     } else {
-      std::copy_backward(starts_.begin() + at, starts_.begin() + size_,
-                         starts_.begin() + size_ + 1);
-      std::copy_backward(ends_.begin() + at, ends_.begin() + size_, ends_.begin() + size_ + 1);
+      MoveUpLong(at);
     }
     starts_[at] = start;
     ends_[at] = end;
     ++size_;
+  }
+
+  // The longer moves (a quarter of the insertions), EraseAt and DropEnded
+  // are out of line: inlined, their registers made ServeInGap save six on
+  // every call instead of four (callgrind: 0.4% and 0.9% fewer instructions
+  // per read- and write-intensive operation without them).
+  [[gnu::noinline]] void MoveUpLong(size_t at) {
+    std::copy_backward(starts_.begin() + at, starts_.begin() + size_, starts_.begin() + size_ + 1);
+    std::copy_backward(ends_.begin() + at, ends_.begin() + size_, ends_.begin() + size_ + 1);
   }
 
   // (Every value loaded before any is stored, with no loop: GCC calls
@@ -167,7 +174,7 @@ class SerialResource {
     first[5] = v4, first[6] = v5, first[7] = v6, first[8] = v7;
   }
 
-  void EraseAt(size_t at) {
+  [[gnu::noinline]] void EraseAt(size_t at) {
     std::copy(starts_.begin() + at + 1, starts_.begin() + size_, starts_.begin() + at);
     std::copy(ends_.begin() + at + 1, ends_.begin() + size_, ends_.begin() + at);
     --size_;
@@ -185,7 +192,7 @@ class SerialResource {
   // new interval's start (possible only when the new work starts at now)
   // merges with it into an interval busy at exactly the same instants from
   // now on.
-  void DropEnded(SimTime now) {
+  [[gnu::noinline]] void DropEnded(SimTime now) {
     // (A local index: the arrays' stores could alias head_, which would keep
     // it in memory through the loop.)
     size_t head = head_;
