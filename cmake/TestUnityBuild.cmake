@@ -1,0 +1,20 @@
+# Unity builds for the test executables (every target named *_tests) in
+# every build type. Most of a test source's compile is parsing gtest, gmock
+# and nlohmann/json; merged eight to a unit, the release build's 91 test
+# sources parse them a dozen times instead of 91. The libraries and the
+# dmbench binary stay one object per source in the release build, so the
+# simulator's code, and what ae/bench-sim.sh measures, does not change. The
+# sanitizer builds merge every target (cmake/Sanitizers.cmake), so the test
+# sources already compile merged there.
+function(dmbench_unity_build_tests directory)
+  get_property(targets DIRECTORY "${directory}" PROPERTY BUILDSYSTEM_TARGETS)
+  foreach(target IN LISTS targets)
+    if(target MATCHES "_tests$")
+      set_property(TARGET ${target} PROPERTY UNITY_BUILD ON)
+    endif()
+  endforeach()
+  get_property(subdirectories DIRECTORY "${directory}" PROPERTY SUBDIRECTORIES)
+  foreach(subdirectory IN LISTS subdirectories)
+    dmbench_unity_build_tests("${subdirectory}")
+  endforeach()
+endfunction()
