@@ -27,7 +27,6 @@
 #include <utility>
 #include <vector>
 
-#include "harness/util/random.h"
 #include "workloads/bulkloaded_keys.h"
 #include "workloads/key_scrambler.h"
 #include "workloads/workload_spec.h"
