@@ -22,11 +22,16 @@ if(NOT DMBENCH_SANITIZE STREQUAL "")
   # driver's runner under ASan), which pushed the test command past its time
   # budget; the last -g option wins, so this overrides the build type's -g.
   add_compile_options(-g1)
-  # -O1, the level the sanitizers' own documentation suggests, in place of
-  # the build type's -O2: a unit compiles in three quarters of the time
-  # (8.7 s vs 11.6 s for a test of the index cache under ASan) and the
-  # ASan build is the longest step of the test command.
-  add_compile_options(-O1)
+  # -Og in place of the build type's -O2: the ASan build is the longest step
+  # of the test command, and much of its time is code generation for the
+  # checks UBSan adds (a merged unit of the simulator's tests took 18.5 s
+  # without UBSan, 32 s with it). At -Og that unit compiles in 20 s, against
+  # 32-37 s at -O1 (back to back, twice; -O2 took a third longer than -O1),
+  # and the ASan+UBSan tests took 122 s against 108 s at -O1. The test
+  # sources alone at -O0 compiled as fast but ran the tests three times as
+  # slowly (566 s against 204 s): their unoptimized copies of header code
+  # served the libraries' calls too.
+  add_compile_options(-Og)
   # Unity builds (CMake merges each target's sources, eight to a unit): most
   # of a unit's compile is parsing the same headers (nlohmann/json, gtest,
   # gmock), and a sanitizer build only runs the tests, so its code may be
