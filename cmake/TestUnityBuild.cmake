@@ -7,12 +7,12 @@
 # sanitizer builds merge every target (cmake/Sanitizers.cmake), so the test
 # sources already compile merged there.
 #
-# In the release build the test sources compile at -O1, as the sanitizer
-# builds' do, not the build type's -O3: a merged unit of the driver's tests
-# took 22 s instead of 33 (measured back to back, twice), and the test
-# executables ran no slower (22 s for all of them either way). The code they
-# test is the libraries', compiled at -O3 as dmbench's is; only the tests'
-# own sources, and the copies of header code they emit, are built at -O1.
+# In the release build the test sources compile at -O1, not the build
+# type's -O3: a merged unit of the driver's tests took 22 s instead of 33
+# (measured back to back, twice), and the test executables ran no slower
+# (22 s for all of them either way). The code they test is the libraries',
+# compiled at -O3 as dmbench's is; only the tests' own sources, and the
+# copies of header code they emit, are built at -O1.
 function(dmbench_unity_build_tests directory)
   get_property(targets DIRECTORY "${directory}" PROPERTY BUILDSYSTEM_TARGETS)
   foreach(target IN LISTS targets)
