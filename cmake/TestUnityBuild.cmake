@@ -1,7 +1,7 @@
 # Unity builds for the test executables (every target named *_tests) in
 # every build type. Most of a test source's compile is parsing gtest, gmock
 # and nlohmann/json; merged eight to a unit, the release build's 91 test
-# sources parse them a dozen times instead of 91. The libraries and the
+# sources parse them 19 times instead of 91. The libraries and the
 # dmbench binary stay one object per source in the release build, so the
 # simulator's code, and what ae/bench-sim.sh measures, does not change. The
 # sanitizer builds merge every target (cmake/Sanitizers.cmake), so the test
