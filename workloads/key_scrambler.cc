@@ -56,16 +56,18 @@ uint64_t KeyScrambler::HashedRoundFunction(size_t round, uint64_t half) const {
   return XXH3_64bits_withSeed(&half, sizeof(half), round_keys_[round]) & half_mask_;
 }
 
-uint64_t KeyScrambler::RoundFunction(size_t round, uint64_t half) const {
+uint64_t KeyScrambler::TabledRoundFunction(size_t round, uint64_t half) const {
   if (!round_table_.empty()) return round_table_[(round << half_bits_) | half];
   return HashedRoundFunction(round, half);
 }
 
+template <bool kTabled>
 uint64_t KeyScrambler::Encrypt(uint64_t block) const {
   uint64_t left = block >> half_bits_;
   uint64_t right = block & half_mask_;
   for (size_t round = 0; round < kRounds; ++round) {
-    const uint64_t next_right = left ^ RoundFunction(round, right);
+    const uint64_t next_right =
+        left ^ (kTabled ? TabledRoundFunction(round, right) : HashedRoundFunction(round, right));
     left = right;
     right = next_right;
   }
@@ -76,7 +78,7 @@ uint64_t KeyScrambler::Decrypt(uint64_t block) const {
   uint64_t left = block >> half_bits_;
   uint64_t right = block & half_mask_;
   for (size_t step = 1; step <= kRounds; ++step) {
-    const uint64_t previous_left = right ^ RoundFunction(kRounds - step, left);
+    const uint64_t previous_left = right ^ HashedRoundFunction(kRounds - step, left);
     right = left;
     left = previous_left;
   }
@@ -87,13 +89,14 @@ uint64_t KeyScrambler::Decrypt(uint64_t block) const {
 // from an in-range value must come back into [0, n); the first in-range value is the image.
 uint64_t KeyScrambler::Permute(uint64_t rank) const {
   CheckInRange(rank, n_, "rank");
-  return WalkForward(rank);
+  return WalkForward<false>(rank);
 }
 
+template <bool kTabled>
 uint64_t KeyScrambler::WalkForward(uint64_t rank) const {
   uint64_t block = rank;
   do {
-    block = Encrypt(block);
+    block = Encrypt<kTabled>(block);
   } while (block >= n_);
   return block;
 }
@@ -125,7 +128,7 @@ void KeyScrambler::PermuteRun(uint64_t first, uint64_t count, uint64_t* out) con
   // slot now and overwrites it later.
   const long double domain = std::ldexp(1.0L, 2 * half_bits_);
   if (domain * 4 < static_cast<long double>(n_) * 5) {
-    for (uint64_t i = 0; i < count; ++i) out[i] = WalkForward(first + i);
+    for (uint64_t i = 0; i < count; ++i) out[i] = WalkForward<true>(first + i);
     return;
   }
   constexpr size_t kBatch = 256;
@@ -138,7 +141,7 @@ void KeyScrambler::PermuteRun(uint64_t first, uint64_t count, uint64_t* out) con
       slot[i] = static_cast<uint32_t>(i);
     }
     while (pending > 0) {
-      for (size_t i = 0; i < pending; ++i) block[i] = Encrypt(block[i]);
+      for (size_t i = 0; i < pending; ++i) block[i] = Encrypt<true>(block[i]);
       size_t walking = 0;
       for (size_t i = 0; i < pending; ++i) {
         out[base + slot[i]] = block[i];

@@ -131,9 +131,10 @@ TEST(KeyScramblerTest, HandlesTheFullSixtyFourBitDomain) {
   }
 }
 
-// Key spaces up to 2^32 keys take their round function from a table. The
-// values below were recorded when every round was hashed: the table must
-// give the same permutation, at 1 B keys and at the largest tabled space.
+// Key spaces up to 2^32 keys take PermuteRun's round function from a table,
+// while Permute and Inverse hash. The values below were recorded when every
+// round was hashed: both paths must give them, at 1 B keys and at the
+// largest tabled space.
 TEST(KeyScramblerTest, TabledRoundsKeepTheHashedPermutation) {
   struct Pin {
     uint64_t items;
@@ -154,6 +155,9 @@ TEST(KeyScramblerTest, TabledRoundsKeepTheHashedPermutation) {
     const KeyScrambler scrambler(pin.items, 42);
     EXPECT_EQ(scrambler.Permute(pin.rank), pin.key) << pin.items << " " << pin.rank;
     EXPECT_EQ(scrambler.Inverse(pin.key), pin.rank) << pin.items << " " << pin.key;
+    uint64_t run_key = 0;
+    scrambler.PermuteRun(pin.rank, 1, &run_key);
+    EXPECT_EQ(run_key, pin.key) << pin.items << " " << pin.rank;
   }
 }
 
