@@ -32,10 +32,10 @@ void BLinkTree::Bulkload(rdma::Client& client, std::shared_ptr<const BulkloadSou
   // The leaves' low fences: the first leaf's is 0, every other's the key
   // that opens it.
   std::vector<BulkloadImage::Level> levels(1);
-  levels[0].low_fences.push_back(0);
+  levels[0].in_key_order.push_back({0, 0});
   bool first_leaf = true;
   const uint64_t count = source->EveryNthKey(per_leaf, [&](uint64_t key) {
-    if (!first_leaf) levels[0].low_fences.push_back(key);
+    if (!first_leaf) levels[0].in_key_order.push_back({key, 0});
     first_leaf = false;
   });
   if (count != source->size()) {
@@ -52,14 +52,12 @@ void BLinkTree::Bulkload(rdma::Client& client, std::shared_ptr<const BulkloadSou
                     static_cast<uint32_t>(placed++ % shape_.memory_servers))
         .Pack();
   };
-  levels[0].addresses.reserve(levels[0].nodes());
-  for (size_t i = 0; i < levels[0].nodes(); ++i) levels[0].addresses.push_back(place());
+  for (BulkloadImage::Level::Node& leaf : levels[0].in_key_order) leaf.address = place();
   while (levels.back().nodes() > 1) {
     const BulkloadImage::Level& below = levels.back();
     BulkloadImage::Level above;
     for (size_t i = 0; i < below.nodes(); i += per_internal) {
-      above.low_fences.push_back(below.low_fences[i]);
-      above.addresses.push_back(place());
+      above.in_key_order.push_back({below.low_fence(i), place()});
     }
     levels.push_back(std::move(above));
   }

@@ -36,26 +36,23 @@ rdma::GlobalAddress BulkloadImage::address(uint64_t block) const {
   return NodeAddress(level, index);
 }
 
-rdma::GlobalAddress BulkloadImage::root() const {
-  return rdma::GlobalAddress::Unpack(levels_.back().addresses.front());
-}
+rdma::GlobalAddress BulkloadImage::root() const { return levels_.back().address(0); }
 
 void BulkloadImage::Prefetch(uint64_t block) const {
   // The leaves are the first blocks; internal nodes are few, and cached.
   const Level& leaves = levels_.front();
   if (block >= leaves.nodes()) return;
-  __builtin_prefetch(&leaves.low_fences[block]);
-  if (block + 1 < leaves.nodes()) __builtin_prefetch(&leaves.addresses[block + 1]);
+  __builtin_prefetch(&leaves.in_key_order[block]);
+  if (block + 1 < leaves.nodes()) __builtin_prefetch(&leaves.in_key_order[block + 1]);
 }
 
 NodeImage BulkloadImage::LeafFrame(uint64_t index) const {
   const Level& leaves = levels_.front();
   const bool last = index + 1 == leaves.nodes();
   NodeImage leaf;
-  leaf.low_fence = leaves.low_fences[index];
-  leaf.high_fence = last ? kInfinity : leaves.low_fences[index + 1];
-  leaf.sibling =
-      last ? rdma::GlobalAddress::Null() : rdma::GlobalAddress::Unpack(leaves.addresses[index + 1]);
+  leaf.low_fence = leaves.low_fence(index);
+  leaf.high_fence = last ? kInfinity : leaves.low_fence(index + 1);
+  leaf.sibling = last ? rdma::GlobalAddress::Null() : leaves.address(index + 1);
   return leaf;
 }
 
@@ -78,17 +75,15 @@ NodeImage BulkloadImage::Internal(size_t level, uint64_t index) const {
   const bool last = index + 1 == nodes.nodes();
   NodeImage node;
   node.level = static_cast<uint8_t>(level);
-  node.low_fence = nodes.low_fences[index];
-  node.high_fence = last ? kInfinity : nodes.low_fences[index + 1];
-  node.sibling =
-      last ? rdma::GlobalAddress::Null() : rdma::GlobalAddress::Unpack(nodes.addresses[index + 1]);
+  node.low_fence = nodes.low_fence(index);
+  node.high_fence = last ? kInfinity : nodes.low_fence(index + 1);
+  node.sibling = last ? rdma::GlobalAddress::Null() : nodes.address(index + 1);
   const uint64_t begin = index * per_internal_;
   const uint64_t end = std::min<uint64_t>(children.nodes(), begin + per_internal_);
-  node.leftmost = rdma::GlobalAddress::Unpack(children.addresses[begin]);
+  node.leftmost = children.address(begin);
   node.entries.reserve(end - begin - 1);
   for (uint64_t c = begin + 1; c < end; ++c) {
-    node.entries.push_back(
-        {children.low_fences[c], rdma::GlobalAddress::Unpack(children.addresses[c])});
+    node.entries.push_back({children.low_fence(c), children.address(c)});
   }
   return node;
 }

@@ -24,11 +24,20 @@ namespace dmbench::indexes {
 class BulkloadImage final : public rdma::DeferredContent {
  public:
   // One level of the tree, leaves first: each node's low fence (0 for the
-  // first node of a level) and its packed host address, in key order.
+  // first node of a level) and its packed host address, in key order. Side
+  // by side, not in two arrays: a leaf's build reads its fences and its
+  // sibling's address, one line at 1 B keys instead of two misses to DRAM.
   struct Level {
-    std::vector<uint64_t> low_fences;
-    std::vector<uint64_t> addresses;
-    size_t nodes() const { return low_fences.size(); }
+    struct Node {
+      uint64_t low_fence;
+      uint64_t address;
+    };
+    std::vector<Node> in_key_order;
+    size_t nodes() const { return in_key_order.size(); }
+    uint64_t low_fence(size_t index) const { return in_key_order[index].low_fence; }
+    rdma::GlobalAddress address(size_t index) const {
+      return rdma::GlobalAddress::Unpack(in_key_order[index].address);
+    }
   };
 
   // `levels` from the leaves up to the root (a single node); a leaf holds
@@ -53,7 +62,7 @@ class BulkloadImage final : public rdma::DeferredContent {
   // it holds.
   uint64_t nodes(size_t level) const { return level < levels_.size() ? levels_[level].nodes() : 0; }
   rdma::GlobalAddress NodeAddress(size_t level, uint64_t index) const {
-    return rdma::GlobalAddress::Unpack(levels_.at(level).addresses.at(index));
+    return rdma::GlobalAddress::Unpack(levels_.at(level).in_key_order.at(index).address);
   }
   NodeImage Internal(size_t level, uint64_t index) const;
 

@@ -73,8 +73,7 @@ void DeferredBlocks::AddRuns(std::span<const uint64_t> offsets, std::span<const 
     }
     runs_.push_back({offsets[i], block_bytes_, indices[i], 0, 1, i});
   }
-  built_bits_.assign((offsets.size() + 63) / 64, 0);
-  reads_through_.assign((offsets.size() + kCountsPerWord - 1) / kCountsPerWord, 0);
+  states_.assign((offsets.size() + kStatesPerWord - 1) / kStatesPerWord, 0);
   pending_ = offsets.size();
 }
 
@@ -105,7 +104,7 @@ void DeferredBlocks::Build(PagedBytes& memory, Cursor at) {
     FillScratch(at);
     memory.Write(OffsetOf(at), scratch_.data(), block_bytes_);
   }
-  SetBit(built_bits_, OrdinalOf(at));
+  SetBuilt(at);
   if (ReadsThrough(at) != 0) --read_through_;
   --pending_;
   ++built_;

@@ -10,9 +10,11 @@
 // The blocks are held as runs: blocks evenly spaced in the region whose
 // content indices are evenly spaced too, as a bulkload lays out its nodes
 // (node i on memory server i mod M, each server's nodes side by side). A run
-// costs 48 bytes, each block five bits (built, and a count of reads): a
-// record per block cost 32 bytes, 512 MB of a 1 B-key run and a tenth of its
-// set-up. Any layout works; an irregular one costs a run per block.
+// costs 48 bytes, each block five bits (built, and a count of reads) in the
+// same word: a record per block cost 32 bytes, 512 MB of a 1 B-key run and a
+// tenth of its set-up, and the two in arrays of their own were two misses to
+// DRAM for every read of a pending block at 1 B keys. Any layout works; an irregular one costs a
+// run per block.
 //
 // A bitmap of 256-byte granules keeps the check to a bit test for the
 // granules that hold no pending block: every granule of a built node, even
@@ -91,8 +93,7 @@ class DeferredBlocks {
     const Cursor at = FirstOverlapping(offset);
     if (AtEnd(at)) return;
     const uint64_t ordinal = OrdinalOf(at);
-    __builtin_prefetch(&built_bits_[ordinal >> 6]);
-    __builtin_prefetch(&reads_through_[CountWord(ordinal)]);
+    __builtin_prefetch(&states_[StateWord(ordinal)]);
     content_->Prefetch(IndexOf(at));
   }
 
@@ -119,15 +120,16 @@ class DeferredBlocks {
  private:
   static constexpr int kGranuleBits = 8;  // granules of 256 bytes
   static constexpr uint64_t kGranuleBytes = uint64_t{1} << kGranuleBits;
-  // A block's count of reads through, kReadCountBits of a word of
-  // reads_through_.
+  // A block's state, kStateBits of a word of states_: its count of reads
+  // through in the low kReadCountBits, then whether it is built.
   static constexpr unsigned kReadCountBits = 4;
-  static constexpr uint64_t kCountsPerWord = 64 / kReadCountBits;
+  static constexpr unsigned kStateBits = kReadCountBits + 1;
+  static constexpr uint64_t kStatesPerWord = 64 / kStateBits;
   static_assert(kReadsThroughBeforeBuild < (uint64_t{1} << kReadCountBits));
 
   // Blocks count, the k-th of which lies at offset + k * stride (stride >=
   // the block's bytes) and is block index + k * index_stride of content_;
-  // its state is entry first_ordinal + k of built_bits_ and reads_through_.
+  // its state is entry first_ordinal + k of states_.
   struct Run {
     uint64_t offset;
     uint64_t stride;
@@ -169,26 +171,31 @@ class DeferredBlocks {
   static bool Bit(const std::vector<uint64_t>& bits, uint64_t i) {
     return (bits[i >> 6] >> (i & 63)) & 1;
   }
-  static void SetBit(std::vector<uint64_t>& bits, uint64_t i) {
-    bits[i >> 6] |= uint64_t{1} << (i & 63);
-  }
   static void ClearBit(std::vector<uint64_t>& bits, uint64_t i) {
     bits[i >> 6] &= ~(uint64_t{1} << (i & 63));
   }
   bool GranulePending(uint64_t granule) const { return Bit(granules_, granule); }
-  bool Built(Cursor at) const { return Bit(built_bits_, OrdinalOf(at)); }
-  // Where the block of `ordinal` keeps its count in reads_through_.
-  static uint64_t CountWord(uint64_t ordinal) { return ordinal / kCountsPerWord; }
-  static uint64_t CountShift(uint64_t ordinal) { return ordinal % kCountsPerWord * kReadCountBits; }
+  // Where the block of `ordinal` keeps its state in states_.
+  static uint64_t StateWord(uint64_t ordinal) { return ordinal / kStatesPerWord; }
+  static uint64_t StateShift(uint64_t ordinal) { return ordinal % kStatesPerWord * kStateBits; }
+  uint64_t State(Cursor at) const {
+    const uint64_t ordinal = OrdinalOf(at);
+    return (states_[StateWord(ordinal)] >> StateShift(ordinal)) & ((uint64_t{1} << kStateBits) - 1);
+  }
+  bool Built(Cursor at) const { return (State(at) >> kReadCountBits) != 0; }
+  void SetBuilt(Cursor at) {
+    const uint64_t ordinal = OrdinalOf(at);
+    states_[StateWord(ordinal)] |= uint64_t{1} << (StateShift(ordinal) + kReadCountBits);
+  }
   // How many reads built the pending block into their buffer alone.
   uint64_t ReadsThrough(Cursor at) const {
-    const uint64_t ordinal = OrdinalOf(at);
-    return (reads_through_[CountWord(ordinal)] >> CountShift(ordinal)) &
-           ((uint64_t{1} << kReadCountBits) - 1);
+    return State(at) & ((uint64_t{1} << kReadCountBits) - 1);
   }
+  // The count must be below kReadsThroughBeforeBuild, so that it does not
+  // carry into the built bit.
   void CountReadThrough(Cursor at) {
     const uint64_t ordinal = OrdinalOf(at);
-    reads_through_[CountWord(ordinal)] += uint64_t{1} << CountShift(ordinal);
+    states_[StateWord(ordinal)] += uint64_t{1} << StateShift(ordinal);
   }
 
   // Builds the block's bytes into scratch_.
@@ -213,8 +220,7 @@ class DeferredBlocks {
   std::shared_ptr<const DeferredContent> content_;  // whose blocks runs_ holds
   uint32_t block_bytes_ = 0;                        // content_'s, read once
   std::vector<Run> runs_;                           // sorted by offset
-  std::vector<uint64_t> built_bits_;                // by ordinal
-  std::vector<uint64_t> reads_through_;             // by ordinal (ReadsThrough)
+  std::vector<uint64_t> states_;                    // by ordinal (State)
   std::vector<uint64_t> granules_;
   std::vector<uint8_t> scratch_;  // one block being built
   uint64_t pending_ = 0;

@@ -34,11 +34,10 @@ std::shared_ptr<BulkloadImage> Image(const NodeFormat& format, const std::vector
                                      uint64_t per_leaf, std::vector<KeyValue> source) {
   std::vector<BulkloadImage::Level> levels(2);
   for (uint64_t i = 0; i < entries.size(); i += per_leaf) {
-    levels[0].low_fences.push_back(i == 0 ? 0 : entries[i].first);
-    levels[0].addresses.push_back(rdma::GlobalAddress::Host(1, (i + 1) << 10).Pack());
+    levels[0].in_key_order.push_back(
+        {i == 0 ? 0 : entries[i].first, rdma::GlobalAddress::Host(1, (i + 1) << 10).Pack()});
   }
-  levels[1].low_fences.push_back(0);
-  levels[1].addresses.push_back(rdma::GlobalAddress::Host(0, 1 << 20).Pack());
+  levels[1].in_key_order.push_back({0, rdma::GlobalAddress::Host(0, 1 << 20).Pack()});
   const uint64_t per_internal = levels[0].nodes();
   return std::make_shared<BulkloadImage>(format, std::make_shared<SortedEntries>(std::move(source)),
                                          std::move(levels), per_leaf, per_internal);
