@@ -50,7 +50,7 @@ size_t IndexCache::SlotFor(const Span& span, uint64_t key) {
   // the last separator, a cache miss. An unbounded high fence says nothing
   // of them.
   const CachedRoutes::Branch* const begin = CachedRoutes::BranchesOf(span.routes);
-  const CachedRoutes::Branch* const end = begin + span.separator_count;
+  const CachedRoutes::Branch* const end = begin + span.separator_count();
   const auto separator_of = [](const CachedRoutes::Branch& branch) { return branch.separator; };
   const CachedRoutes::Branch* const after =
       span.high_fence == UINT64_MAX ? InterpolatedUpperBound(begin, end, key, separator_of)
@@ -72,12 +72,16 @@ const IndexCache::Span* IndexCache::FindCoveringLocked(uint64_t key) const {
 }
 
 void IndexCache::Touch(const Span& span) {
-  std::atomic_ref(span.last_used)
-      .store(clock_.fetch_add(1, std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  const uint64_t now = clock_.fetch_add(1, std::memory_order_relaxed) + 1;
+  // The count never changes, so a concurrent Touch rewrites the same bits.
+  std::atomic_ref use_and_count(span.use_and_count);
+  use_and_count.store((now << Span::kCountBits) |
+                          (use_and_count.load(std::memory_order_relaxed) & Span::kCountMask),
+                      std::memory_order_relaxed);
 }
 
 uint64_t IndexCache::LastUsedLocked(const Entry& entry) const {
-  return by_low_fence_.Find(entry.routes->low_fence)->last_used;
+  return by_low_fence_.Find(entry.routes->low_fence)->last_used();
 }
 
 IndexCache::LookupHints::Taken IndexCache::NoteOfLocked(uint64_t key) const {
@@ -118,8 +122,8 @@ std::optional<CacheRoute> IndexCache::FindLeaf(uint64_t key, const LookupHints* 
   }
   Touch(*span);
   hits_.fetch_add(1, std::memory_order_relaxed);
-  const CachedRoutes& routes = *span->routes;
-  return CacheRoute{routes.child(SlotFor(*span, key)), routes.address};
+  return CacheRoute{span->routes->child(SlotFor(*span, key)),
+                    rdma::GlobalAddress::Unpack(span->address)};
 }
 
 void IndexCache::Prefetch(uint64_t key, size_t distance, LookupHints* hints) const {
@@ -138,12 +142,11 @@ void IndexCache::Prefetch(uint64_t key, size_t distance, LookupHints* hints) con
     hints->next_ ^= 1;
   }
   if (span == nullptr) return;
-  // The routes' header (child() of the leftmost slot, the address) and the
-  // branches SlotFor's search loads first; unbounded, it loads the first
-  // separator before it guesses.
-  __builtin_prefetch(span->routes);
+  // The branches SlotFor's search loads first; unbounded, it loads the first
+  // separator before it guesses. (The routes' header, which FindLeaf reads
+  // only for the leftmost child, is left alone.)
   const CachedRoutes::Branch* const branches = CachedRoutes::BranchesOf(span->routes);
-  const size_t count = span->separator_count;
+  const size_t count = span->separator_count();
   if (count == 0) return;
   const size_t first = span->high_fence == UINT64_MAX
                            ? 0
@@ -177,7 +180,11 @@ IndexCache::LeafRange IndexCache::FindLeaves(uint64_t from, uint64_t to, size_t 
 }
 
 void IndexCache::Insert(const CachedInternalNode& node) {
-  if (capacity_nodes_ == 0 || !WellFormed(node)) return;
+  // (A node of 64 KiB, the largest a run may have, has 4,095 separators at
+  // most, far below what a span counts.)
+  if (capacity_nodes_ == 0 || !WellFormed(node) || node.children.size() > Span::kCountMask) {
+    return;
+  }
   // Intern before locking so lookups are not held up by the store.
   std::shared_ptr<const CachedRoutes> routes = store_->Intern(node);
   const uint64_t low = node.low_fence;
@@ -196,8 +203,8 @@ void IndexCache::Insert(const CachedInternalNode& node) {
 
   // A new entry counts as just used, or it would be the likeliest next victim.
   const uint64_t now = clock_.fetch_add(1, std::memory_order_relaxed) + 1;
-  by_low_fence_.Insert(
-      Span{low, high, routes.get(), static_cast<uint32_t>(routes->separator_count()), now});
+  by_low_fence_.Insert(Span{low, high, routes.get(), node.address.Pack(),
+                            (now << Span::kCountBits) | routes->separator_count()});
   slot_by_address_.Put(node.address.Pack(), entries_.size());
   entries_.push_back(Entry{std::move(routes)});
   ++insertions_;

@@ -109,9 +109,10 @@ class IndexCache {
   // range overlapping the node's (the new copy is assumed fresher: splits
   // shrink ranges, and a freed address may be reused for another range).
   // Then evicts by power-of-two-choices until the node fits. Not cached: a
-  // node larger than the whole capacity, or a malformed one (empty fence
-  // range, separators not strictly ascending inside it), since one bad copy
-  // would otherwise misroute lookups until it is evicted.
+  // node larger than the whole capacity, one of more than 65,535 separators
+  // (more than a span counts), or a malformed one (empty fence range,
+  // separators not strictly ascending inside it), since one bad copy would
+  // otherwise misroute lookups until it is evicted.
   void Insert(const CachedInternalNode& node);
 
   // Drops the cached node at `via`, if present.
@@ -212,12 +213,22 @@ class IndexCache {
     uint64_t low_fence;
     uint64_t high_fence;
     const CachedRoutes* routes;  // the entry's
-    uint32_t separator_count;    // routes->separator_count()
-    // The entry's last use, on the clock_. Kept here, not in the entry, so
+    // routes->address, packed: a lookup answers with it, and the routes'
+    // header, where it is held too, was a miss to DRAM of its own at 1 B
+    // keys (the child a lookup takes is in its branch's line).
+    uint64_t address;
+    // The entry's last use, on the clock_, above kCountBits bits of
+    // routes->separator_count(). The use is kept here, not in the entry, so
     // that a lookup writes the line it has just read instead of missing on
     // another (the entry is usually a cache miss in a simulation's working
-    // set). Written by lookups under the shared lock through atomic_ref.
-    mutable uint64_t last_used;
+    // set). Written by lookups under the shared lock through atomic_ref; a
+    // clock of 48 bits takes a lookup a nanosecond for three days to wrap.
+    mutable uint64_t use_and_count;
+
+    static constexpr int kCountBits = 16;
+    static constexpr uint64_t kCountMask = (uint64_t{1} << kCountBits) - 1;
+    size_t separator_count() const { return use_and_count & kCountMask; }
+    uint64_t last_used() const { return use_and_count >> kCountBits; }
   };
   FenceOrderedSpans<Span> by_low_fence_;
   // Packed address -> slot in entries_; hashed, since only Insert and

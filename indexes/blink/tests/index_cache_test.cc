@@ -125,6 +125,27 @@ TEST(IndexCacheTest, MalformedNodesAreNotCached) {
   EXPECT_EQ(cache.stats().insertions, 0u);
 }
 
+// A span counts its separators in 16 bits: the most it counts are cached
+// and routed to their last child, one more is not cached.
+TEST(IndexCacheTest, NodesOfMoreSeparatorsThanASpanCountsAreNotCached) {
+  for (const uint64_t separators : {uint64_t{65'535}, uint64_t{65'536}}) {
+    IndexCache cache(uint64_t{1} << 30, kNodeBytes, 1);
+    std::vector<uint64_t> keys(separators);
+    for (uint64_t i = 0; i < separators; ++i) keys[i] = 1'000 + i;
+    cache.Insert(MakeNode(1, 0, 1'000'000, keys, 1));
+    const auto route = cache.FindLeaf(999'999);
+    if (separators == 65'535) {
+      ASSERT_TRUE(route.has_value());
+      EXPECT_EQ(route->leaf, LeafAt(1 + separators));
+      EXPECT_EQ(route->via, NodeAt(1));
+      EXPECT_EQ(cache.FindLeaf(5)->leaf, LeafAt(1));
+    } else {
+      EXPECT_FALSE(route.has_value());
+      EXPECT_EQ(cache.stats().insertions, 0u);
+    }
+  }
+}
+
 TEST(IndexCacheTest, ZeroCapacityDisablesCache) {
   IndexCache cache(0, kNodeBytes, 1);
   cache.Insert(MakeNode(1, 0, 100, {}, 1));
