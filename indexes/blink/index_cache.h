@@ -227,8 +227,13 @@ class IndexCache {
 
     static constexpr int kCountBits = 16;
     static constexpr uint64_t kCountMask = (uint64_t{1} << kCountBits) - 1;
-    size_t separator_count() const { return use_and_count & kCountMask; }
-    uint64_t last_used() const { return use_and_count >> kCountBits; }
+    // Atomic loads: a lookup under the shared lock may Touch the word while
+    // another reads its count.
+    size_t separator_count() const { return UseAndCount() & kCountMask; }
+    uint64_t last_used() const { return UseAndCount() >> kCountBits; }
+    uint64_t UseAndCount() const {
+      return std::atomic_ref(use_and_count).load(std::memory_order_relaxed);
+    }
   };
   FenceOrderedSpans<Span> by_low_fence_;
   // Packed address -> slot in entries_; hashed, since only Insert and
