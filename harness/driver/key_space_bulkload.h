@@ -89,6 +89,7 @@ class KeySpaceBulkload final : public indexes::BulkloadSource {
     const uint64_t begin = std::max<uint64_t>(from, 1) - 1;
     const uint64_t end = std::min(to, key_count_ + 1) - 1;
     if (to == 0 || begin >= end) return;
+    // (A local for the same reason as WriteRange's seed.)
     const uint64_t* const loaded = loaded_.data();
     for (uint64_t word = begin / 64; word * 64 < end; ++word) {
       uint64_t bits = loaded[word];

@@ -51,8 +51,8 @@ class BulkloadImage final : public rdma::DeferredContent {
   // Blocks are the leaves in key order, then each level above in turn.
   rdma::GlobalAddress address(uint64_t block) const override;
   void Fill(uint64_t block, std::span<uint8_t> out) const override;
-  // A leaf's fences and its sibling's address, which Fill reads: arrays of
-  // 8 bytes per leaf, 200 MB each at 1 B keys.
+  // A leaf's fences and its sibling's address, which Fill reads: its
+  // level's (low fence, address) pairs, 16 bytes a leaf, 400 MB at 1 B keys.
   void Prefetch(uint64_t block) const override;
 
   rdma::GlobalAddress root() const;

@@ -13,8 +13,8 @@
 // costs 48 bytes, each block five bits (built, and a count of reads) in the
 // same word: a record per block cost 32 bytes, 512 MB of a 1 B-key run and a
 // tenth of its set-up, and the two in arrays of their own were two misses to
-// DRAM for every read of a pending block at 1 B keys. Any layout works; an irregular one costs a
-// run per block.
+// DRAM for every read of a pending block at 1 B keys. Any layout works; an
+// irregular one costs a run per block.
 //
 // A bitmap of 256-byte granules keeps the check to a bit test for the
 // granules that hold no pending block: every granule of a built node, even
