@@ -128,5 +128,36 @@ TEST(EventQueue, PopsInOrderWhateverTopAndTheTimeSpanDo) {
   }
 }
 
+TEST(EventQueue, KeepsEachEventsFieldsWhileThousandsArePending) {
+  // Thousands pending at once (the paper's 176 clients keep about a
+  // thousand), pushed in an order unrelated to their times, then popped
+  // with pushes in between: each pop must bring back the fields pushed with
+  // its time, also for events that went deep into the heap.
+  Random random(11);
+  EventQueue queue;
+  std::vector<std::pair<SimTime, uint32_t>> pending;  // (time, id), ids in push order
+  uint32_t next_id = 0;
+  const auto push = [&](SimTime time) {
+    queue.Push(time, static_cast<EventKind>(next_id % 7), nullptr, next_id,
+               static_cast<uint16_t>(next_id * 31));
+    pending.push_back({time, next_id++});
+  };
+  for (int i = 0; i < 5000; ++i) push(static_cast<SimTime>(random.Uniform(1'000'000)));
+  SimTime now = 0;
+  while (!pending.empty()) {
+    const auto earliest = std::min_element(pending.begin(), pending.end());
+    const Event event = queue.Pop();
+    ASSERT_EQ(event.time, earliest->first);
+    ASSERT_EQ(event.argument, earliest->second);
+    ASSERT_EQ(event.sequence, earliest->second);
+    ASSERT_EQ(event.kind, static_cast<EventKind>(earliest->second % 7));
+    ASSERT_EQ(event.group, static_cast<uint16_t>(earliest->second * 31));
+    now = event.time;
+    pending.erase(earliest);
+    if (next_id < 8000) push(now + static_cast<SimTime>(random.Uniform(1'000'000)));
+  }
+  EXPECT_TRUE(queue.Empty());
+}
+
 }  // namespace
 }  // namespace dmbench::rdma::sim
