@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <stdexcept>
 #include <string>
 
 #include "harness/rdma/errors.h"
@@ -61,13 +62,15 @@ ClusterShape SimCluster::ShapeOf(const Topology& topology, const NicProfile& pro
   return shape;
 }
 
-MemoryRegion& SimCluster::memory(uint16_t server, MemorySpace space) {
+void SimCluster::NoSuchMemory(uint16_t server, MemorySpace space) const {
   if (server >= topology_.memory_servers) {
     throw VerbError("no memory server " + std::to_string(server));
   }
-  if (space == MemorySpace::kHost) return *host_memory_[server];
-  if (on_chip_memory_.empty()) throw VerbError("this NIC profile has no on-chip memory");
-  return *on_chip_memory_[server];
+  if (space != MemorySpace::kHost && on_chip_memory_.empty()) {
+    throw VerbError("this NIC profile has no on-chip memory");
+  }
+  throw std::logic_error("memory server " + std::to_string(server) + " has no region of " +
+                         (space == MemorySpace::kHost ? "host" : "on-chip") + " memory");
 }
 
 uint64_t SimCluster::torn_reads() const {

@@ -76,8 +76,13 @@ class SimCluster final : public Cluster {
   const NicProfile& profile() const { return profile_; }
   const SimOptions& options() const { return options_; }
   SimTime now() const { return now_; }
-  // Raw memory, outside simulated time (test set-up and inspection).
-  MemoryRegion& memory(uint16_t server, MemorySpace space);
+  // Raw memory, outside simulated time (test set-up and inspection); the
+  // NIC model's way to memory too, a few times a verb, hence inline.
+  MemoryRegion& memory(uint16_t server, MemorySpace space) {
+    const auto& regions = space == MemorySpace::kHost ? host_memory_ : on_chip_memory_;
+    if (server >= regions.size()) NoSuchMemory(server, space);  // cold: it never returns
+    return *regions[server];
+  }
   uint64_t torn_reads() const;
   // READs resolved at their client's resumption, without an event (over
   // every run so far).
@@ -93,6 +98,8 @@ class SimCluster final : public Cluster {
   void PostWithoutWaiting(SimClient& client, SimClient::InFlightBatch& batch,
                           std::span<WorkRequest> requests, uint16_t group);
   void Wake(SimClient& client, SimTime at);
+  // Throws the error of memory() for a region the cluster does not have.
+  [[noreturn]] void NoSuchMemory(uint16_t server, MemorySpace space) const;
   void Dispatch(const Event& event);
   // Resolves READ `index` of `client`'s batch `group` (its DMA has ended).
   void ExecuteRead(SimClient& client, uint16_t group, uint32_t index);

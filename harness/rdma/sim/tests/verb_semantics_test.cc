@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <string>
 
 #include "harness/rdma/errors.h"
 #include "harness/rdma/sim/tests/sim_test_support.h"
@@ -256,6 +257,29 @@ TEST(VerbSemantics, BadAddressesAreRejectedWithTheReason) {
               c.Execute(batch);
             }).find("one memory server"),
             std::string::npos);
+}
+
+TEST(VerbSemantics, RawAccessToMemoryTheClusterLacksIsRejectedWithTheReason) {
+  const auto message_of = [](SimCluster& cluster, uint16_t server, MemorySpace space) {
+    try {
+      cluster.memory(server, space);
+    } catch (const VerbError& error) {
+      return std::string(error.what());
+    }
+    return std::string("no error");
+  };
+  auto cluster = MakeCluster(SmallTopology(2, 1, 1));
+  ASSERT_GT(cluster->shape().on_chip_memory_bytes, 0u);
+  EXPECT_EQ(message_of(*cluster, 1, MemorySpace::kOnChip), "no error");
+  EXPECT_EQ(message_of(*cluster, 2, MemorySpace::kHost), "no memory server 2");
+  EXPECT_EQ(message_of(*cluster, 2, MemorySpace::kOnChip), "no memory server 2");
+  NicProfile without_on_chip = test_support::DefaultProfile();
+  without_on_chip.on_chip_memory_kib = 0;
+  auto host_only = MakeCluster(SmallTopology(2, 1, 1), without_on_chip);
+  EXPECT_EQ(message_of(*host_only, 1, MemorySpace::kHost), "no error");
+  EXPECT_EQ(message_of(*host_only, 1, MemorySpace::kOnChip),
+            "this NIC profile has no on-chip memory");
+  EXPECT_EQ(message_of(*host_only, 7, MemorySpace::kOnChip), "no memory server 7");
 }
 
 }  // namespace
