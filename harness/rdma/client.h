@@ -155,7 +155,6 @@ class Client {
   void CountWithoutWaiting(std::span<const WorkRequest> batch);
   void ExecuteThrottled(std::span<const std::span<WorkRequest>> batches,
                         WorkRequestThrottle& throttle);
-  void AddStats(const OpStats& delta);
 
   ClientLocation location_;
   ClusterShape shape_;
