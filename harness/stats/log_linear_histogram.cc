@@ -1,22 +1,10 @@
 #include "harness/stats/log_linear_histogram.h"
 
 #include <algorithm>
-#include <bit>
 #include <stdexcept>
 #include <string>
 
 namespace dmbench {
-
-// Values with highest set bit b >= kSubBits share the top kSubBits bits:
-// the leading 1 and kSubBits - 1 bits below it select one of kSubBuckets / 2
-// sub-buckets of the power of two [2^b, 2^(b+1)).
-int LogLinearHistogram::IndexOf(uint64_t value) {
-  if (value < kSubBuckets) return static_cast<int>(value);
-  const int top_bit = 63 - std::countl_zero(value);
-  const int shift = top_bit - (kSubBits - 1);
-  const int sub = static_cast<int>(value >> shift) - kSubBuckets / 2;
-  return kSubBuckets + (top_bit - kSubBits) * (kSubBuckets / 2) + sub;
-}
 
 uint64_t LogLinearHistogram::LowOf(int index) {
   if (index < kSubBuckets) return static_cast<uint64_t>(index);
@@ -30,15 +18,6 @@ uint64_t LogLinearHistogram::LowOf(int index) {
 uint64_t LogLinearHistogram::HighOf(int index) {
   if (index + 1 >= kBucketCount) return ~uint64_t{0};
   return LowOf(index + 1) - 1;
-}
-
-void LogLinearHistogram::Record(uint64_t value, uint64_t count) {
-  if (count == 0) return;
-  counts_[IndexOf(value)] += count;
-  count_ += count;
-  min_ = std::min(min_, value);
-  max_ = std::max(max_, value);
-  sum_ += static_cast<unsigned __int128>(value) * count;
 }
 
 void LogLinearHistogram::Merge(const LogLinearHistogram& other) {
