@@ -128,6 +128,41 @@ TEST(EventQueue, PopsInOrderWhateverTopAndTheTimeSpanDo) {
   }
 }
 
+TEST(EventQueue, PopsInOrderAtEveryScaleOfTimeAhead) {
+  // Pushes that land up to 2^k ps ahead of the last pop, for every k to 40,
+  // and a fifth up to sixteen times further: whatever span of time a queue
+  // handles at once, or keeps apart, some k makes events cross it often.
+  // One push in fifty lands as far behind the last pop, which the simulation
+  // never does and the queue allows.
+  for (int scale = 0; scale <= 40; ++scale) {
+    Random random(static_cast<uint64_t>(scale) + 1);
+    EventQueue queue;
+    std::vector<std::pair<SimTime, uint32_t>> pending;  // (time, id), ids in push order
+    uint32_t next_id = 0;
+    SimTime now = 0;
+    const auto push = [&] {
+      const uint64_t span = uint64_t{1} << (random.Uniform(5) == 0 ? scale + 4 : scale);
+      const auto distance = static_cast<SimTime>(random.Uniform(span));
+      const SimTime time = random.Uniform(50) == 0 ? now - distance : now + distance;
+      queue.Push(time, EventKind::kResume, nullptr, next_id);
+      pending.push_back({time, next_id++});
+    };
+    for (int i = 0; i < 40; ++i) push();
+    for (int step = 0; step < 1500; ++step) {
+      const auto earliest = std::min_element(pending.begin(), pending.end());
+      ASSERT_EQ(queue.Top().argument, earliest->second) << "scale " << scale << ", step " << step;
+      const Event event = queue.Pop();
+      ASSERT_EQ(event.time, earliest->first) << "scale " << scale << ", step " << step;
+      ASSERT_EQ(event.argument, earliest->second) << "scale " << scale << ", step " << step;
+      now = event.time;
+      pending.erase(earliest);
+      for (uint64_t pushes = pending.size() < 20 ? 2 : random.Uniform(3); pushes > 0; --pushes) {
+        push();
+      }
+    }
+  }
+}
+
 TEST(EventQueue, KeepsEachEventsFieldsWhileThousandsArePending) {
   // Thousands pending at once (the paper's 176 clients keep about a
   // thousand), pushed in an order unrelated to their times, then popped
