@@ -164,10 +164,10 @@ TEST(EventQueue, PopsInOrderAtEveryScaleOfTimeAhead) {
 }
 
 TEST(EventQueue, KeepsEachEventsFieldsWhileThousandsArePending) {
-  // Thousands pending at once (the paper's 176 clients keep about a
-  // thousand), pushed in an order unrelated to their times, then popped
-  // with pushes in between: each pop must bring back the fields pushed with
-  // its time, also for events that went deep into the heap.
+  // Thousands pending at once (the paper's 176 clients keep a few hundred),
+  // pushed in an order unrelated to their times, then popped with pushes in
+  // between: each pop must bring back the fields pushed with its time, also
+  // once the queue reuses what earlier pops freed.
   Random random(11);
   EventQueue queue;
   std::vector<std::pair<SimTime, uint32_t>> pending;  // (time, id), ids in push order
