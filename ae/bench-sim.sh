@@ -8,7 +8,8 @@
 #
 #   ae/bench-sim.sh [--keys N,...] [--indexes PRESET,...] [--measure-ms MS]
 #                   [--paper-settings] [--repeat N] [--profile] [--count]
-#                   [--against DMBENCH] [--out DIR] [--set PATH=VALUE ...]
+#                   [--count-llc MIB] [--against DMBENCH] [--out DIR]
+#                   [--set PATH=VALUE ...]
 #
 # Defaults: keys 10000000,100000000,1000000000 (the paper's 1 B last),
 # indexes sherman, a 5 ms window after the config's 2 ms warm-up, one run
@@ -48,10 +49,15 @@
 # 1-2 minutes per point at 10 M keys and 6-8 at 1 B, whose set-up callgrind
 # slows too (points/callgrind/NAME.out is callgrind's file, for
 # callgrind_annotate or KCachegrind); plots/sim_count_change.py BEFORE AFTER
-# compares the counts of two builds' passes. --against B times another
-# build, the dmbench binary B (the one before a change), beside this one:
-# every round runs each point with both, the build that goes first
-# alternating from round to round, B's results in DIR/against/points; then
+# compares the counts of two builds' passes. --count-llc MIB models a
+# last-level cache of MIB MiB instead of 32 (a power of two, 1-1024; the
+# count table records it): a machine whose effective last cache is smaller
+# (a virtual machine sharing it, a laptop) misses to DRAM on lines the
+# default model holds, and the smaller model counts those misses.
+# --against B times another build, the dmbench binary B (the one before a
+# change), beside this one: every round runs each point with both, the
+# build that goes first alternating from round to round, B's results in
+# DIR/against/points; then
 # B's table (DIR/against/sim-speed.md) and plots/sim_speed_change.py's
 # comparison, point by point (DIR/sim-speed-change.md, .json): the CPU
 # time per operation of each build, the round-by-round ratio of the two
@@ -74,6 +80,7 @@ paper_settings=0
 repeat=1
 profile=0
 counting=0
+count_llc_mib=  # 32 unless given
 against=
 out=results/bench-sim
 sets=()
@@ -86,13 +93,14 @@ while [[ $# -gt 0 ]]; do
     --repeat) option_value repeat "a count" "$@"; shift ;;
     --profile) profile=1 ;;
     --count) counting=1 ;;
+    --count-llc) option_value count_llc_mib "a size in MiB" "$@"; shift ;;
     --against) option_value against "a dmbench binary" "$@"; shift ;;
     --out) option_value out "a directory" "$@"; shift ;;
     --set) option_set "$@"; shift ;;
     -h|--help) sed -n '2,/^set -euo pipefail/{/^#/s/^# \{0,1\}//p}' "$0" >&2; exit 0 ;;
     *) echo "ae/bench-sim.sh: unknown argument '$1' (allowed: --keys, --indexes," \
-            "--measure-ms, --paper-settings, --repeat, --profile, --count, --against, --out," \
-            "--set)" >&2
+            "--measure-ms, --paper-settings, --repeat, --profile, --count, --count-llc," \
+            "--against, --out, --set)" >&2
        exit 2 ;;
   esac
   shift
@@ -103,6 +111,17 @@ if ! [[ "$keys" =~ ^[0-9]+(,[0-9]+)*$ ]]; then
 fi
 if ! [[ "$repeat" =~ ^[1-9][0-9]*$ ]]; then
   echo "ae/bench-sim.sh: --repeat takes a positive integer, got '$repeat'" >&2
+  exit 2
+fi
+if [[ -n "$count_llc_mib" ]] && (( ! counting )); then
+  echo "ae/bench-sim.sh: --count-llc sets the cache --count models; give --count too" >&2
+  exit 2
+fi
+count_llc_mib=${count_llc_mib:-32}
+if ! [[ "$count_llc_mib" =~ ^[1-9][0-9]{0,3}$ ]] || (( count_llc_mib > 1024 ||
+                                                      (count_llc_mib & (count_llc_mib - 1)) )); then
+  echo "ae/bench-sim.sh: --count-llc takes a power of two of MiB from 1 to 1024 (callgrind's" \
+       "cache model needs a power of two of sets), got '$count_llc_mib'" >&2
   exit 2
 fi
 if [[ -n "$against" ]]; then
@@ -176,14 +195,15 @@ counter=()
 if (( counting )); then
   require --count valgrind valgrind
   # Collects inside the function that runs the measured simulation only.
-  # The caches are fixed, not this machine's, so that counts compare across
-  # machines. A glibc.malloc.hugetlb tunable keeps dmbench from re-executing
+  # The caches are fixed (the last level by --count-llc), not this machine's,
+  # so that counts compare across machines. A glibc.malloc.hugetlb tunable keeps dmbench from re-executing
   # itself to ask for huge pages (harness/util/huge_page_heap.h), which
   # would leave callgrind; under valgrind its malloc is valgrind's anyway.
   # shellcheck disable=SC2054  # the commas are valgrind's cache geometry
   counter=(env "GLIBC_TUNABLES=${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.hugetlb=0"
            valgrind --tool=callgrind --cache-sim=yes --I1=32768,8,64 --D1=32768,8,64
-           --LL=33554432,16,64 --branch-sim=yes "--toggle-collect=*SimulateMeasuredRun*")
+           "--LL=$((count_llc_mib << 20)),16,64" --branch-sim=yes
+           "--toggle-collect=*SimulateMeasuredRun*")
 fi
 
 # shellcheck source=ae/dmbench-release.sh

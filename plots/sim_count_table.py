@@ -14,8 +14,10 @@ too). The counted run must simulate what the timed run did (the same
 operations and events: the same config and seed), or its counts would not
 describe it. Per operation means per simulated index operation of the
 warm-up and window; misses and mispredictions are those of callgrind's
-models (a 32 KiB L1 data cache and a 32 MiB last-level cache, fixed by
-ae/bench-sim.sh, and its branch predictor), not of the machine. Functions
+models (a 32 KiB L1 data cache and a last-level cache of 32 MiB unless
+ae/bench-sim.sh --count-llc chose another size, which each row records as
+llc_bytes and the table names; and its branch predictor), not of the
+machine. Functions
 are split into the parts of plots/sim_profile_table.py, by the same rules.
 Writes DIR/sim-count.json and DIR/sim-count.md, and prints the tables.
 
@@ -55,6 +57,9 @@ MISPREDICTS = ("Bcm", "Bim")
 # Parts callgrind cannot see: it counts the process's own instructions, not
 # the kernel's work for it (page faults, system calls).
 NOT_COUNTED = ("kernel",)
+# The last-level cache callgrind modelled, from its header ("desc: LL cache:
+# 33554432 B, 64 B, 16-way associative").
+LL_CACHE = re.compile(r"^desc: LL cache: (\d+) B\b")
 # A name line: which kind of name, its compressed id, the name (given only
 # where the id first appears).
 NAME = re.compile(r"^(ob|fl|fi|fe|fn|cob|cfi|cfl|cfn)=(?:\((\d+)\))? ?(.*)$")
@@ -70,9 +75,11 @@ def numbers(tokens: list[str], where: str) -> list[int]:
         raise TableError(f"{where}: a count is not a number ({error})") from error
 
 
-def read_callgrind(path: Path) -> tuple[dict[str, int], dict[tuple[str, str], dict[str, int]]]:
-    """A callgrind output file's totals by event name, and each function's own
-    counts (not those of what it calls) by (object's file name, function).
+def read_callgrind(path: Path) -> tuple[dict[str, int], dict[tuple[str, str], dict[str, int]],
+                                        int]:
+    """A callgrind output file's totals by event name, each function's own
+    counts (not those of what it calls) by (object's file name, function),
+    and the bytes of the last-level cache it modelled.
 
     The format is callgrind's (valgrind.org/docs/manual/cl-format.html):
     ob= and fn= lines say whose the cost lines after them are, a calls= line
@@ -86,6 +93,7 @@ def read_callgrind(path: Path) -> tuple[dict[str, int], dict[tuple[str, str], di
     events: list[str] = []
     positions = 1
     totals: dict[str, int] | None = None
+    llc_bytes: int | None = None
     names: dict[str, dict[str, str]] = {"ob": {}, "fn": {}, "fl": {}}
     functions: dict[tuple[str, str], list[int]] = {}
     where_object, function = "", None
@@ -94,7 +102,9 @@ def read_callgrind(path: Path) -> tuple[dict[str, int], dict[tuple[str, str], di
         where = f"{path}:{number}"
         if not line or line.startswith("#"):
             continue
-        if line.startswith("events:"):
+        if match := LL_CACHE.match(line):
+            llc_bytes = int(match[1])
+        elif line.startswith("events:"):
             events = line.split(":", 1)[1].split()
         elif line.startswith("positions:"):
             positions = len(line.split(":", 1)[1].split())
@@ -131,6 +141,8 @@ def read_callgrind(path: Path) -> tuple[dict[str, int], dict[tuple[str, str], di
                 own[i] += count
     needed = INSTRUCTIONS + L1D_MISSES + LL_MISSES + MISPREDICTS
     missing = [name for name in needed if name not in events]
+    if llc_bytes is None:
+        missing.append("its LL cache's description")
     if totals is None or missing:
         raise TableError(f"{path}: not the output of callgrind --cache-sim=yes "
                          f"--branch-sim=yes (missing: {', '.join(missing) or 'summary'})")
@@ -141,7 +153,7 @@ def read_callgrind(path: Path) -> tuple[dict[str, int], dict[tuple[str, str], di
     if counted != totals["Ir"]:
         raise TableError(f"{path}: its functions' instructions add up to {counted}, its "
                          f"summary says {totals['Ir']}")
-    return totals, {key: dict(zip(events, own)) for key, own in functions.items()}
+    return totals, {key: dict(zip(events, own)) for key, own in functions.items()}, llc_bytes
 
 
 def counted_row(row: dict, folder: Path) -> dict:
@@ -155,7 +167,7 @@ def counted_row(row: dict, folder: Path) -> dict:
             raise TableError(f"{result}: the counted run simulated {key} {counted[key]}, the "
                              f"timed run {row[key]}; the same config and seed must give the "
                              "same simulation")
-    totals, functions = read_callgrind(folder / "callgrind" / f"{stem}.out")
+    totals, functions, llc_bytes = read_callgrind(folder / "callgrind" / f"{stem}.out")
     operations = counted["index_operations"]
     if operations <= 0:
         raise TableError(f"{result}: simulator.index_operations must be positive")
@@ -176,12 +188,17 @@ def counted_row(row: dict, folder: Path) -> dict:
         "l1d_misses_per_operation": per_operation(L1D_MISSES),
         "ll_misses_per_operation": per_operation(LL_MISSES),
         "mispredicts_per_operation": per_operation(MISPREDICTS),
+        "llc_bytes": llc_bytes,
         "parts": [{"part": name, "instructions_per_operation": count / operations,
                    "share_percent": 100 * count / totals["Ir"]}
                   for name, count in parts.items()],
         "unattributed_functions": {name: count / operations
                                    for name, count in largest(unattributed).items()},
     }
+
+
+def cache_size(size: int) -> str:
+    return f"{size >> 20} MiB" if size % (1 << 20) == 0 else f"{size >> 10} KiB"
 
 
 def tables(rows: list[dict]) -> str:
@@ -196,6 +213,10 @@ def tables(rows: list[dict]) -> str:
             f"{'–' if per_event is None else f'{per_event:,.0f}'} | "
             f"{row['l1d_misses_per_operation']:.1f} | {row['ll_misses_per_operation']:.2f} | "
             f"{row['mispredicts_per_operation']:.1f} | {row['index_operations']:,} |")
+    sizes = sorted({row["llc_bytes"] for row in rows})
+    out += ["", "Misses are those of callgrind's model: an L1 data cache of 32 KiB and a "
+            f"last-level cache of {' or '.join(map(cache_size, sizes))}"
+            f"{' (per point: llc_bytes in sim-count.json)' if len(sizes) > 1 else ''}."]
     out += ["", "Instructions per operation by part (share of the run's, %):", "",
             *part_table(rows, lambda part: f"{part['instructions_per_operation']:,.0f} "
                                            f"({part['share_percent']:.1f})")]

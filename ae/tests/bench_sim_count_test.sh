@@ -3,7 +3,8 @@
 # counts each point's measured run, and only it (no set-up function has a
 # count), plots/sim_count_table.py splits the counts per operation into the
 # simulator's parts, and a second pass gives the same counts to a ten
-# thousandth. Exits 77 (skipped) where valgrind is missing or dmbench was
+# thousandth; that pass models an 8 MiB last-level cache (--count-llc),
+# which callgrind and the count table record. Exits 77 (skipped) where valgrind is missing or dmbench was
 # built with a sanitizer, whose binaries valgrind cannot run.
 # usage: DMBENCH=BINARY ae/tests/bench_sim_count_test.sh
 #        (prints "bench-sim count test: passed")
@@ -22,9 +23,16 @@ if grep -qE 'lib(asan|tsan|ubsan)' <<<"$linked"; then
   skip "$DMBENCH is built with a sanitizer, which valgrind cannot run"
 fi
 
+llc_options=("" "--count-llc 8")
 for pass in 1 2; do
-  "$root/ae/bench-sim.sh" --count --keys 20000 --measure-ms 1 --out "$tmp/out$pass" \
-    >"$tmp/run$pass.out" 2>&1 || fail "the --count run failed: $(tail -n 5 "$tmp/run$pass.out")"
+  # shellcheck disable=SC2086  # the second pass's option is two words
+  "$root/ae/bench-sim.sh" --count ${llc_options[pass - 1]} --keys 20000 --measure-ms 1 \
+    --out "$tmp/out$pass" >"$tmp/run$pass.out" 2>&1 ||
+    fail "the --count run failed: $(tail -n 5 "$tmp/run$pass.out")"
+done
+for counts in "$tmp"/out2/points/callgrind/*.out; do
+  grep -q "^desc: LL cache: 8388608 B" "$counts" ||
+    fail "$(basename "$counts") was not counted with an 8 MiB last-level cache"
 done
 grep -q "^| resource reservations | " "$tmp/out1/sim-count.md" ||
   fail "no part rows in: $(cat "$tmp/out1/sim-count.md")"
@@ -46,6 +54,9 @@ for one, other in zip(first, second):
     parts = {part["part"]: part["instructions_per_operation"] for part in one["parts"]}
     if parts["event queue"] <= 0 or parts["index logic"] <= 0:
         sys.exit(f"{one['point']}: the simulator's own parts counted nothing: {parts}")
+    if (one["llc_bytes"], other["llc_bytes"]) != (32 << 20, 8 << 20):
+        sys.exit(f"{one['point']}: last-level caches of {one['llc_bytes']} and "
+                 f"{other['llc_bytes']} bytes recorded, not 32 and 8 MiB")
     if abs(one["instructions"] - other["instructions"]) > 1e-4 * one["instructions"]:
         sys.exit(f"{one['point']}: {one['instructions']} instructions, then "
                  f"{other['instructions']}")

@@ -108,6 +108,20 @@ class SimCountChange(unittest.TestCase):
         self.assertFalse(row["same_simulation"])
         self.assertIn("no: the change altered results", process.stdout)
 
+    def test_counts_of_two_last_level_cache_sizes_are_refused(self):
+        # A table written before --count-llc records no size: it was 32 MiB.
+        older = counted()
+        for size, compares in ((32 << 20, True), (8 << 20, False)):
+            with self.subTest(size=size):
+                newer = dict(counted(), llc_bytes=size)
+                process = self.tables([older], [newer])
+                self.assertEqual(process.returncode, 0 if compares else 1, process.stderr)
+                if not compares:
+                    self.assertIn("after/sim-count.json, point read-intensive-sherman-10000: "
+                                  "counted with a last-level cache of 8388608 bytes",
+                                  process.stderr)
+                    self.assertIn("the same ae/bench-sim.sh --count-llc", process.stderr)
+
     def test_missing_or_unmatched_input_and_bad_usage(self):
         process = run(self.before, self.after)
         self.assertEqual(process.returncode, 1)

@@ -28,6 +28,7 @@ COUNTS = f"""\
 # callgrind format
 version: 1
 creator: callgrind-3.19.0
+desc: LL cache: 33554432 B, 64 B, 16-way associative
 positions: line
 events: {EVENTS}
 summary: 1000 0 0 0 6 4 0 1 1 90 7 10 3
@@ -99,6 +100,7 @@ class SimCountTable(unittest.TestCase):
         self.assertAlmostEqual(row["l1d_misses_per_operation"], 10 / operations)
         self.assertAlmostEqual(row["ll_misses_per_operation"], 2 / operations)
         self.assertAlmostEqual(row["mispredicts_per_operation"], 10 / operations)
+        self.assertEqual(row["llc_bytes"], 32 << 20)
         got = per_operation(row)
         self.assertAlmostEqual(got["resource reservations"], 300 / operations)
         # A call's cost is the callee's, not the caller's own.
@@ -116,6 +118,17 @@ class SimCountTable(unittest.TestCase):
         self.assertEqual(process.stdout, table)
         self.assertIn(f"| {1000 / operations:,.0f} |", table)
         self.assertIn("dmbench::SomethingNew::Run()", table)
+        self.assertIn("a last-level cache of 32 MiB.", table)
+
+    def test_the_last_level_cache_counted_with_is_recorded_and_named(self):
+        # ae/bench-sim.sh --count-llc 8: callgrind's header says so.
+        self.point(counts=COUNTS.replace("LL cache: 33554432 B", "LL cache: 8388608 B"))
+        process = run(self.out)
+        self.assertEqual(process.returncode, 0, process.stderr)
+        [row] = json.loads((self.out / "sim-count.json").read_text())
+        self.assertEqual(row["llc_bytes"], 8 << 20)
+        self.assertIn("a last-level cache of 8 MiB.", process.stdout)
+        self.assertNotIn("32 MiB", process.stdout)
 
     def test_repeated_points_are_counted_once_from_their_first_run(self):
         self.point(suffix=".r1")
@@ -141,7 +154,9 @@ class SimCountTable(unittest.TestCase):
                                                                        "totals: 1001"):
                 "its functions' instructions add up to 1000, its summary says 1001",
             COUNTS.replace("totals: 1000", "totals: 1001"):
-                ".out:30: the totals disagree with the summary",
+                ".out:31: the totals disagree with the summary",
+            COUNTS.replace("desc: LL cache: 33554432 B, 64 B, 16-way associative\n", ""):
+                "(missing: its LL cache's description)",
             COUNTS.replace(EVENTS, "Ir").replace(" 0 0 0 6 4 0 1 1 90 7 10 3", ""):
                 "not the output of callgrind --cache-sim=yes --branch-sim=yes (missing: D1mr",
             COUNTS.replace(" Bc Bcm Bi Bim", "").replace(" 90 7 10 3", ""):
@@ -149,7 +164,8 @@ class SimCountTable(unittest.TestCase):
             COUNTS.replace("fn=(2) dmbench::indexes::IndexCache::FindLeaf(unsigned long)",
                            "fn=(9)"): "fn=(9) before its name was given",
             COUNTS.replace("0 100\n", "0 lots\n"): "a count is not a number",
-            "positions: line\nevents: Ir D1mr D1mw DLmr DLmw Bcm Bim\nsummary: 0 0 0 0 0 0 0\n":
+            "desc: LL cache: 8388608 B, 64 B, 16-way associative\npositions: line\n"
+            "events: Ir D1mr D1mw DLmr DLmw Bcm Bim\nsummary: 0 0 0 0 0 0 0\n":
                 "no instructions counted",
         }
         for counts, message in cases.items():
