@@ -7,16 +7,6 @@
 
 namespace dmbench::rdma::sim {
 
-namespace {
-
-// The heap's order: std::push_heap keeps the greatest on top, so "less" is
-// "later".
-bool Later(const Event& a, const Event& b) {
-  return a.time != b.time ? a.time > b.time : a.sequence > b.sequence;
-}
-
-}  // namespace
-
 void EventQueue::PushOutsideWindow(const Event& event, int64_t slot) {
   if (size_ == 0) {
     // An empty queue's window starts where its next event is.

@@ -108,6 +108,9 @@ class EventQueue {
   static bool Earlier(const Event& a, const Event& b) {
     return a.time != b.time ? a.time < b.time : a.sequence < b.sequence;
   }
+  // later_'s order: std::push_heap keeps the greatest on top, so its "less"
+  // is "later".
+  static bool Later(const Event& a, const Event& b) { return Earlier(b, a); }
   // 0 <= slot - first_slot_ < kBuckets, in one unsigned compare (slots lie
   // within 2^49 of 0, so a slot before the window wraps to a huge difference).
   bool InWindow(int64_t slot) const {
