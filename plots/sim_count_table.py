@@ -17,8 +17,8 @@ warm-up and window; misses and mispredictions are those of callgrind's
 models (a 32 KiB L1 data cache and a last-level cache of 32 MiB unless
 ae/bench-sim.sh --count-llc chose another size, which each row records as
 llc_bytes and the table names; and its branch predictor), not of the
-machine. Functions
-are split into the parts of plots/sim_profile_table.py, by the same rules.
+machine. Functions are split into the parts of plots/sim_profile_table.py,
+by the same rules.
 Writes DIR/sim-count.json and DIR/sim-count.md, and prints the tables.
 
 Unlike wall time, counts repeat: two counted runs of a build differ by a

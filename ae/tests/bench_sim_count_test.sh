@@ -4,8 +4,9 @@
 # count), plots/sim_count_table.py splits the counts per operation into the
 # simulator's parts, and a second pass gives the same counts to a ten
 # thousandth; that pass models an 8 MiB last-level cache (--count-llc),
-# which callgrind and the count table record. Exits 77 (skipped) where valgrind is missing or dmbench was
-# built with a sanitizer, whose binaries valgrind cannot run.
+# which callgrind and the count table record. Exits 77 (skipped) where
+# valgrind is missing or dmbench was built with a sanitizer, whose binaries
+# valgrind cannot run.
 # usage: DMBENCH=BINARY ae/tests/bench_sim_count_test.sh
 #        (prints "bench-sim count test: passed")
 set -euo pipefail
