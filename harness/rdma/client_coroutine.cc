@@ -1,9 +1,10 @@
 #include "harness/rdma/client_coroutine.h"
 
+#include <boost/context/fiber.hpp>
+#include <boost/context/protected_fixedsize_stack.hpp>
 #include <boost/context/stack_context.hpp>
-#include <boost/coroutine2/coroutine.hpp>
-#include <boost/coroutine2/protected_fixedsize_stack.hpp>
 
+#include <memory>
 #include <stdexcept>
 #include <utility>
 
@@ -12,8 +13,6 @@
 namespace dmbench::rdma {
 
 namespace {
-
-using Coroutine = boost::coroutines2::coroutine<void>;
 
 // Boost records a stack by its top (stacks grow down); the sanitizer wants
 // its lowest address.
@@ -39,21 +38,31 @@ class RecordedStack {
   }
 
  private:
-  boost::coroutines2::protected_fixedsize_stack inner_;
+  boost::context::protected_fixedsize_stack inner_;
   boost::context::stack_context* record_;
 };
 
 }  // namespace
 
+// Boost.Context's fiber itself, not a Boost.Coroutine2 coroutine on top of
+// it: the coroutine's control blocks checked state and carried exceptions on
+// every switch, which ClientCoroutine's own fields already do. Without them
+// callgrind counts, per read-intensive operation at 10 M keys, 2.6 fewer
+// mispredicted branches (of 32) and 5.7 fewer L1 data misses (of 149).
 struct ClientCoroutine::Fiber {
   template <typename Body>
   Fiber(size_t stack_bytes, Body body)
-      : coroutine(RecordedStack(stack_bytes, &stack), std::move(body)) {}
+      : coroutine(std::allocator_arg, RecordedStack(stack_bytes, &stack), std::move(body)) {}
 
   // Declared before `coroutine`, whose construction allocates and records it.
   boost::context::stack_context stack;
-  Coroutine::pull_type* yield = nullptr;  // Suspend() switches through it
-  Coroutine::push_type coroutine;
+  // The scheduler, suspended where it resumed the coroutine: what Suspend()
+  // resumes. Empty while the scheduler runs, so that destroying it never
+  // unwinds the scheduler's stack. Declared before `coroutine`, which is
+  // destroyed first and, if suspended, unwound while this is still here.
+  boost::context::fiber scheduler;
+  // The coroutine, suspended; empty while it runs and once it has ended.
+  boost::context::fiber coroutine;
 };
 
 ClientCoroutine::ClientCoroutine() = default;
@@ -78,9 +87,9 @@ void ClientCoroutine::Resume() {
   }
   started_ = true;
   if (fiber_ == nullptr) {
-    fiber_ = std::make_unique<Fiber>(stack_bytes_, [this](Coroutine::pull_type& yield) {
+    fiber_ = std::make_unique<Fiber>(stack_bytes_, [this](boost::context::fiber&& scheduler) {
       fiber_sanitizer::FinishSwitch(nullptr, &scheduler_stack_bottom_, &scheduler_stack_size_);
-      fiber_->yield = &yield;
+      fiber_->scheduler = std::move(scheduler);
       try {
         body_();
       } catch (const boost::context::detail::forced_unwind&) {
@@ -93,12 +102,13 @@ void ClientCoroutine::Resume() {
       }
       finished_ = true;
       fiber_sanitizer::StartSwitch(nullptr, scheduler_stack_bottom_, scheduler_stack_size_);
+      return std::move(fiber_->scheduler);
     });
   }
   void* fake_stack = nullptr;
   fiber_sanitizer::StartSwitch(&fake_stack, StackBottom(fiber_->stack), fiber_->stack.size);
   running_ = true;
-  fiber_->coroutine();
+  fiber_->coroutine = std::move(fiber_->coroutine).resume();
   running_ = false;
   fiber_sanitizer::FinishSwitch(fake_stack, nullptr, nullptr);
   if (failure_) {
@@ -115,7 +125,7 @@ void ClientCoroutine::Suspend() {
   void* fake_stack = nullptr;
   fiber_sanitizer::StartSwitch(&fake_stack, scheduler_stack_bottom_, scheduler_stack_size_);
   try {
-    (*fiber_->yield)();
+    fiber_->scheduler = std::move(fiber_->scheduler).resume();
   } catch (...) {
     fiber_sanitizer::FinishSwitch(fake_stack, &scheduler_stack_bottom_, &scheduler_stack_size_);
     throw;
