@@ -29,6 +29,15 @@ describe two different runs. Misses counted with two different last-level
 caches (ae/bench-sim.sh --count-llc) do not compare, so such a point is
 refused.
 
+Last, per point, the functions whose mispredictions and L1 data misses per
+operation moved most. callgrind's branch predictor shares its counters
+between branches far apart (plots/sim_count_table.py), so code that moves
+moves mispredictions between unrelated functions: a change to the client
+coroutines' switch took 0.35 mispredictions per operation out of libc's
+memcpy, and a change to one resource-reservation function put about one
+per operation into the coroutines' resumption. When the functions named are not the ones the
+change touched, what moved is layout, not the change.
+
 Exit status: 0; 1 when a directory has no sim-count.json, the two share no
 point, a row lacks a field, or a point was counted with two last-level
 cache sizes (the message names the file); 2 for bad usage.
@@ -58,9 +67,14 @@ TIMED = (("index_operations_per_wall_second", "timed: M index ops / wall s", 1e-
 # and COUNTS.
 IDENTITY = ("mix", "index", "keys", "index_operations", "events", "parts")
 # A rise of misses or mispredictions, as a fraction, above which a point with
-# fewer instructions is named as one to time: above the 8% by which code that
+# fewer instructions is named as one to time: above the 9% by which code that
 # only moved shifted callgrind's mispredictions (plots/sim_count_table.py).
 NOTED_RISE = 0.10
+# The counts kept per function (plots/sim_count_table.py's BY_FUNCTION),
+# each with its name in the table, and how many functions a point names
+# where each moved most.
+MOVED = (("mispredicts", "branch mispredicts"), ("l1d_misses", "L1d misses"))
+SHOWN_MOVED = 3
 # The last-level cache of a count table written before ae/bench-sim.sh had
 # --count-llc, whose rows do not record it: the size was fixed then.
 FIXED_LLC_BYTES = 32 << 20
@@ -89,12 +103,67 @@ def counted_points(directory: Path) -> dict[str, dict]:
                        "the speed table (plots/sim_speed_table.py writes it)", ())
     for name, row in counted.items():
         row.setdefault("llc_bytes", FIXED_LLC_BYTES)
+        check_by_function(row, f"{directory / 'sim-count.json'}, point {name}")
         source = f"{directory / 'sim-speed.json'}, point {name}"
         if name not in timed:
             raise ResultsError(f"{source}: missing, though the point was counted")
         for field, *_ in TIMED:
             row[field] = require(timed[name], field, source)
     return counted
+
+
+def check_by_function(row: dict, source: str) -> None:
+    """Raises ResultsError unless row's by_function, where there is one (a
+    table written before it was kept has none), maps each count of MOVED to
+    amounts per function."""
+    if "by_function" not in row:
+        return
+    by_function = row["by_function"]
+    for count, _ in MOVED:
+        amounts = by_function.get(count) if isinstance(by_function, dict) else None
+        if not isinstance(amounts, dict) or not all(
+                isinstance(amount, (int, float)) for amount in amounts.values()):
+            raise ResultsError(f"{source}: by_function.{count} must map functions to amounts "
+                               "per operation")
+
+
+def moved_most(before: dict, after: dict) -> dict | None:
+    """Per count of MOVED, the SHOWN_MOVED functions whose amount per
+    operation changed most, each with its amount before and after; None when
+    either row has no by_function."""
+    if "by_function" not in before or "by_function" not in after:
+        return None
+    moved = {}
+    for count, _ in MOVED:
+        old, new = before["by_function"][count], after["by_function"][count]
+        names = sorted(set(old) | set(new),
+                       key=lambda name: (-abs(new.get(name, 0.0) - old.get(name, 0.0)), name))
+        moved[count] = [{"function": name, "before": old.get(name, 0.0),
+                         "after": new.get(name, 0.0)} for name in names[:SHOWN_MOVED]]
+    return moved
+
+
+def short_name(function: str) -> str:
+    """`function` without the project's namespace, parameter lists (its own
+    and those of the functions a lambda of it is in) and a trailing const:
+    an empty list, as of operator(), stays."""
+    name = (function.replace("dmbench::", "").replace("(anonymous namespace)", "{anonymous}")
+            .removesuffix(" const"))
+    out, depth, opened = [], 0, 0
+    for at, char in enumerate(name):
+        if char == "(":
+            depth += 1
+            if depth == 1:
+                opened = at
+            continue
+        if char == ")" and depth > 0:
+            depth -= 1
+            if depth == 0 and at == opened + 1:
+                out.append("()")
+            continue
+        if depth == 0:
+            out.append(char)
+    return "".join(out).removesuffix(" const")
 
 
 def change(before: float, after: float) -> float | None:
@@ -118,6 +187,7 @@ def compared_row(before: dict, after: dict) -> dict:
                                for key in ("index_operations", "events")),
         "counts": counts, "parts": parts,
         "time_it": fewer_instructions and bool(rose), "rose": rose,
+        "moved_most": moved_most(before, after),
     }
 
 
@@ -166,6 +236,20 @@ def tables(rows: list[dict]) -> str:
     out += ["", "Fewer instructions, but more misses or mispredictions (over "
             f"{100 * NOTED_RISE:.0f}%), so time these before believing the count: "
             f"{noted or 'none'}."]
+    out += ["", "Where mispredictions and L1 data misses per operation moved most (code "
+            "that moves moves callgrind's mispredictions between unrelated functions; if "
+            "these are not the functions changed, the change in the total is layout):", ""]
+    for row in rows:
+        moved = row["moved_most"]
+        if moved is None:
+            out.append(f"- {head_of(row)}: not recorded (a count table written before "
+                       "plots/sim_count_table.py kept counts per function)")
+            continue
+        out.append(f"- {head_of(row)}: " + "; ".join(
+            f"{label} " + ", ".join(f"{short_name(entry['function'])} "
+                                    f"{entry['after'] - entry['before']:+.2f}"
+                                    for entry in moved[count])
+            for count, label in MOVED))
     return "\n".join(out) + "\n"
 
 

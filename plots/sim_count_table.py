@@ -26,10 +26,16 @@ few hundred instructions in hundreds of millions (the progress lines print
 wall-clock times). So they tell apart two builds whose speeds a shared
 machine cannot, at the price of not seeing what a count hides: a miss to
 DRAM and an L1 hit count one each. Mispredictions repeat too, but
-callgrind's predictor is simpler than a real one and indexed by address:
-code that moves, with no other change, moved them by up to 8% in a test.
-Look at all three: a change that trades instructions for mispredictions can
-leave the count lower and the machine slower.
+callgrind's predictor is far simpler than a real one: 16,384 two-bit
+counters indexed by 7 bits of global history and only 7 bits of the
+branch's address, so branches far apart share counters, and code that
+moves, with no other change, moves mispredictions between unrelated
+functions: by up to 9% of a point's total in this project's changes. Each
+row therefore keeps, per function, its mispredictions and L1 data misses
+per operation (by_function), so that plots/sim_count_change.py can say
+where a change moved them. Look at all three counts: a change that trades
+instructions for mispredictions can leave the count lower and the machine
+slower.
 
 Exit status: 0; 1 when DIR holds no counted point, or a count file or result
 cannot be read, or disagrees with itself or with the timed run (the message
@@ -54,6 +60,9 @@ L1D_MISSES = ("D1mr", "D1mw")
 LL_MISSES = ("DLmr", "DLmw")
 # Mispredicted conditional and indirect branches.
 MISPREDICTS = ("Bcm", "Bim")
+# The counts kept per function (by_function), for plots/sim_count_change.py
+# to say where a change moved them: the two that code layout moves.
+BY_FUNCTION = (("mispredicts", MISPREDICTS), ("l1d_misses", L1D_MISSES))
 # Parts callgrind cannot see: it counts the process's own instructions, not
 # the kernel's work for it (page faults, system calls).
 NOT_COUNTED = ("kernel",)
@@ -194,7 +203,21 @@ def counted_row(row: dict, folder: Path) -> dict:
                   for name, count in parts.items()],
         "unattributed_functions": {name: count / operations
                                    for name, count in largest(unattributed).items()},
+        "by_function": {name: by_function(functions, events, operations)
+                        for name, events in BY_FUNCTION},
     }
+
+
+def by_function(functions: dict[tuple[str, str], dict[str, int]], events: tuple[str, ...],
+                operations: int) -> dict[str, float]:
+    """Per function with any, the sum of `events` per operation; a name
+    that two objects define is summed."""
+    amounts: dict[str, float] = {}
+    for (_, function), counts in functions.items():
+        amount = sum(counts.get(event, 0) for event in events)
+        if amount:
+            amounts[function] = amounts.get(function, 0.0) + amount / operations
+    return amounts
 
 
 def cache_size(size: int) -> str:

@@ -101,6 +101,45 @@ class SimCountChange(unittest.TestCase):
         self.assertIn("time these before believing the count: read sherman 10,000 "
                       "(LL misses).", process.stdout)
 
+    def test_where_mispredictions_and_misses_moved_most_is_named(self):
+        run_lambda = ("dmbench::driver::RunBenchmark(dmbench::driver::RunConfig const&)::"
+                      "{lambda(dmbench::rdma::Client&)#3}::operator()"
+                      "(dmbench::rdma::Client&) const")
+        before = dict(counted(), by_function={
+            "mispredicts": {"__memcpy_avx_unaligned_erms": 2.0, run_lambda: 1.0,
+                            "dmbench::Same::Go() const": 0.5, "dmbench::Gone::Run(int)": 0.1},
+            "l1d_misses": {"__memcpy_avx_unaligned_erms": 3.0}})
+        after = dict(counted(), by_function={
+            "mispredicts": {"__memcpy_avx_unaligned_erms": 0.5, run_lambda: 1.5,
+                            "dmbench::Same::Go() const": 0.5, "dmbench::New::Run(int)": 0.2},
+            "l1d_misses": {"__memcpy_avx_unaligned_erms": 2.0, "dmbench::New::Run(int)": 0.25}})
+        process = self.tables([before, counted("write-intensive-sherman-10000")],
+                              [after, counted("write-intensive-sherman-10000")])
+        self.assertEqual(process.returncode, 0, process.stderr)
+        read, write = json.loads((self.after / "sim-count-change.json").read_text())
+        # The largest moves first; one that moved not at all is left out.
+        self.assertEqual(read["moved_most"]["mispredicts"],
+                         [{"function": "__memcpy_avx_unaligned_erms", "before": 2.0,
+                           "after": 0.5},
+                          {"function": run_lambda, "before": 1.0, "after": 1.5},
+                          {"function": "dmbench::New::Run(int)", "before": 0.0, "after": 0.2}])
+        self.assertIn("- read sherman 10,000: branch mispredicts __memcpy_avx_unaligned_erms "
+                      "-1.50, driver::RunBenchmark::{lambda#3}::operator() +0.50, New::Run "
+                      "+0.20; L1d misses __memcpy_avx_unaligned_erms -1.00, New::Run +0.25\n",
+                      process.stdout)
+        # Tables written before the counts were kept per function say so.
+        self.assertIsNone(write["moved_most"])
+        self.assertIn("- write sherman 10,000: not recorded", process.stdout)
+
+    def test_counts_per_function_that_are_not_amounts_are_refused(self):
+        for damaged in ({"mispredicts": {"f": "many"}, "l1d_misses": {}}, {"mispredicts": {}},
+                        []):
+            with self.subTest(damaged=damaged):
+                process = self.tables([counted()], [dict(counted(), by_function=damaged)])
+                self.assertEqual(process.returncode, 1, process.stdout)
+                self.assertIn("after/sim-count.json, point read-intensive-sherman-10000: "
+                              "by_function.", process.stderr)
+
     def test_a_change_that_altered_the_simulation_is_marked(self):
         process = self.tables([counted()], [counted(events=2001)])
         self.assertEqual(process.returncode, 0, process.stderr)

@@ -114,6 +114,11 @@ class SimCountTable(unittest.TestCase):
         shares = {part["part"]: part["share_percent"] for part in row["parts"]}
         self.assertAlmostEqual(shares["resource reservations"], 30.0)
         self.assertEqual(list(row["unattributed_functions"]), ["dmbench::SomethingNew::Run()"])
+        # Per function, its own mispredictions and L1 data misses (not those
+        # of what it calls), and only functions that have any.
+        serve = "dmbench::rdma::sim::SerialResource::Serve(long, long, long)"
+        self.assertEqual(row["by_function"], {"mispredicts": {serve: 10 / operations},
+                                              "l1d_misses": {serve: 10 / operations}})
         table = (self.out / "sim-count.md").read_text()
         self.assertEqual(process.stdout, table)
         self.assertIn(f"| {1000 / operations:,.0f} |", table)
