@@ -30,7 +30,7 @@ callgrind's predictor is far simpler than a real one: 16,384 two-bit
 counters indexed by 7 bits of global history and only 7 bits of the
 branch's address, so branches far apart share counters, and code that
 moves, with no other change, moves mispredictions between unrelated
-functions: by up to 9% of a point's total in this project's changes. Each
+functions: by up to 18% of a point's total in one test (README). Each
 row therefore keeps, per function, its mispredictions and L1 data misses
 per operation (by_function), so that plots/sim_count_change.py can say
 where a change moved them. Look at all three counts: a change that trades
