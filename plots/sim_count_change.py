@@ -49,6 +49,7 @@ import sys
 from pathlib import Path
 
 from dmbench_results import ResultsError, read_json, require
+from sim_count_table import BY_FUNCTION
 from sim_profile_table import head_of, part_table
 from sim_speed_table import comparison_main, point_cells
 
@@ -73,9 +74,9 @@ IDENTITY = ("mix", "index", "keys", "index_operations", "events", "parts")
 # moved (the report's last section) as well as timed.
 NOTED_RISE = 0.10
 # The counts kept per function (plots/sim_count_table.py's BY_FUNCTION),
-# each with its name in the table, and how many functions a point names
-# where each moved most.
-MOVED = (("mispredicts", "branch mispredicts"), ("l1d_misses", "L1d misses"))
+# each named in the table as its count per operation is (COUNTS), and how
+# many functions a point names where each moved most.
+MOVED = tuple(count for count, _ in BY_FUNCTION)
 SHOWN_MOVED = 3
 # The last-level cache of a count table written before ae/bench-sim.sh had
 # --count-llc, whose rows do not record it: the size was fixed then.
@@ -121,7 +122,7 @@ def check_by_function(row: dict, source: str) -> None:
     if "by_function" not in row:
         return
     by_function = row["by_function"]
-    for count, _ in MOVED:
+    for count in MOVED:
         amounts = by_function.get(count) if isinstance(by_function, dict) else None
         if not isinstance(amounts, dict) or not all(
                 isinstance(amount, (int, float)) for amount in amounts.values()):
@@ -136,7 +137,7 @@ def moved_most(before: dict, after: dict) -> dict | None:
     if "by_function" not in before or "by_function" not in after:
         return None
     moved = {}
-    for count, _ in MOVED:
+    for count in MOVED:
         old, new = before["by_function"][count], after["by_function"][count]
         names = sorted(set(old) | set(new),
                        key=lambda name: (-abs(new.get(name, 0.0) - old.get(name, 0.0)), name))
@@ -149,8 +150,7 @@ def short_name(function: str) -> str:
     """`function` without the project's namespace, parameter lists (its own
     and those of the functions a lambda of it is in) and a trailing const:
     an empty list, as of operator(), stays."""
-    name = (function.replace("dmbench::", "").replace("(anonymous namespace)", "{anonymous}")
-            .removesuffix(" const"))
+    name = function.replace("dmbench::", "").replace("(anonymous namespace)", "{anonymous}")
     out, depth, opened = [], 0, 0
     for at, char in enumerate(name):
         if char == "(":
@@ -248,10 +248,10 @@ def tables(rows: list[dict]) -> str:
                        "plots/sim_count_table.py kept counts per function)")
             continue
         out.append(f"- {head_of(row)}: " + "; ".join(
-            f"{label} " + ", ".join(f"{short_name(entry['function'])} "
-                                    f"{entry['after'] - entry['before']:+.2f}"
-                                    for entry in moved[count])
-            for count, label in MOVED))
+            f"{count_name(f'{count}_per_operation')} "
+            + ", ".join(f"{short_name(entry['function'])} "
+                        f"{entry['after'] - entry['before']:+.2f}" for entry in moved[count])
+            for count in MOVED))
     return "\n".join(out) + "\n"
 
 
