@@ -195,10 +195,11 @@ counter=()
 if (( counting )); then
   require --count valgrind valgrind
   # Collects inside the function that runs the measured simulation only.
-  # The caches are fixed (the last level by --count-llc), not this machine's,
-  # so that counts compare across machines. A glibc.malloc.hugetlb tunable keeps dmbench from re-executing
-  # itself to ask for huge pages (harness/util/huge_page_heap.h), which
-  # would leave callgrind; under valgrind its malloc is valgrind's anyway.
+  # The caches are fixed (the last level by --count-llc), not this
+  # machine's, so that counts compare across machines. A
+  # glibc.malloc.hugetlb tunable keeps dmbench from re-executing itself to
+  # ask for huge pages (harness/util/huge_page_heap.h), which would leave
+  # callgrind; under valgrind its malloc is valgrind's anyway.
   # shellcheck disable=SC2054  # the commas are valgrind's cache geometry
   counter=(env "GLIBC_TUNABLES=${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.hugetlb=0"
            valgrind --tool=callgrind --cache-sim=yes --I1=32768,8,64 --D1=32768,8,64
