@@ -29,14 +29,19 @@ describe two different runs. Misses counted with two different last-level
 caches (ae/bench-sim.sh --count-llc) do not compare, so such a point is
 refused.
 
-Last, per point, the functions whose mispredictions and L1 data misses per
-operation moved most. callgrind's branch predictor shares its counters
-between branches far apart (plots/sim_count_table.py), so code that moves
-moves mispredictions between unrelated functions: a change to the client
-coroutines' switch took 0.35 mispredictions per operation out of libc's
-memcpy, and a change to one resource-reservation function put about one
-per operation into the coroutines' resumption. When the functions named are not the ones the
-change touched, what moved is layout, not the change.
+Last, per point, the functions, and the source files, whose mispredictions
+and L1 data misses per operation moved most. callgrind's branch predictor
+shares its counters between branches far apart (plots/sim_count_table.py),
+so code that moves moves mispredictions between unrelated functions: a
+change to the client coroutines' switch took 0.35 mispredictions per
+operation out of libc's memcpy, and a change to one resource-reservation
+function put about one per operation into the coroutines' resumption. When
+the places named are not the ones the change touched, what moved is layout,
+not the change. Source files tell apart what functions cannot: code inlined
+into another function counts for that function, but for the file it is
+written in. The calendar queue's push is inlined into the NIC model's
+ScheduleResponder, so by function its mispredictions were the NIC model's;
+by source file they were harness/rdma/sim/event_queue.h's.
 
 Exit status: 0; 1 when a directory has no sim-count.json, the two share no
 point, a row lacks a field, or a point was counted with two last-level
@@ -73,10 +78,12 @@ IDENTITY = ("mix", "index", "keys", "index_operations", "events", "parts")
 # so a named rise of mispredictions is to be checked against where they
 # moved (the report's last section) as well as timed.
 NOTED_RISE = 0.10
-# The counts kept per function (plots/sim_count_table.py's BY_FUNCTION),
-# each named in the table as its count per operation is (COUNTS), and how
-# many functions a point names where each moved most.
+# The counts kept per place (plots/sim_count_table.py's BY_FUNCTION), each
+# named in the table as its count per operation is (COUNTS); the places they
+# are kept per, each a row's field and what the report calls one; and how
+# many places of each a point names where each count moved most.
 MOVED = tuple(count for count, _ in BY_FUNCTION)
+PLACES = (("by_function", "function"), ("by_source", "source file"))
 SHOWN_MOVED = 3
 # The last-level cache of a count table written before ae/bench-sim.sh had
 # --count-llc, whose rows do not record it: the size was fixed then.
@@ -106,7 +113,7 @@ def counted_points(directory: Path) -> dict[str, dict]:
                        "the speed table (plots/sim_speed_table.py writes it)", ())
     for name, row in counted.items():
         row.setdefault("llc_bytes", FIXED_LLC_BYTES)
-        check_by_function(row, f"{directory / 'sim-count.json'}, point {name}")
+        check_places(row, f"{directory / 'sim-count.json'}, point {name}")
         source = f"{directory / 'sim-speed.json'}, point {name}"
         if name not in timed:
             raise ResultsError(f"{source}: missing, though the point was counted")
@@ -115,34 +122,37 @@ def counted_points(directory: Path) -> dict[str, dict]:
     return counted
 
 
-def check_by_function(row: dict, source: str) -> None:
-    """Raises ResultsError unless row's by_function, where there is one (a
-    table written before it was kept has none), maps each count of MOVED to
-    amounts per function."""
-    if "by_function" not in row:
-        return
-    by_function = row["by_function"]
-    for count in MOVED:
-        amounts = by_function.get(count) if isinstance(by_function, dict) else None
-        if not isinstance(amounts, dict) or not all(
-                isinstance(amount, (int, float)) for amount in amounts.values()):
-            raise ResultsError(f"{source}: by_function.{count} must map functions to amounts "
-                               "per operation")
+def check_places(row: dict, source: str) -> None:
+    """Raises ResultsError unless each of row's PLACES fields, where there
+    is one (a table written before it was kept has none), maps each count of
+    MOVED to amounts per place."""
+    for field, place in PLACES:
+        if field not in row:
+            continue
+        for count in MOVED:
+            amounts = row[field].get(count) if isinstance(row[field], dict) else None
+            if not isinstance(amounts, dict) or not all(
+                    isinstance(amount, (int, float)) for amount in amounts.values()):
+                raise ResultsError(f"{source}: {field}.{count} must map each {place} to an "
+                                   "amount per operation")
 
 
-def moved_most(before: dict, after: dict) -> dict | None:
-    """Per count of MOVED, the SHOWN_MOVED functions whose amount per
-    operation changed most, each with its amount before and after; None when
-    either row has no by_function."""
-    if "by_function" not in before or "by_function" not in after:
-        return None
-    moved = {}
-    for count in MOVED:
-        old, new = before["by_function"][count], after["by_function"][count]
-        names = sorted(set(old) | set(new),
-                       key=lambda name: (-abs(new.get(name, 0.0) - old.get(name, 0.0)), name))
-        moved[count] = [{"function": name, "before": old.get(name, 0.0),
-                         "after": new.get(name, 0.0)} for name in names[:SHOWN_MOVED]]
+def moved_most(before: dict, after: dict) -> dict:
+    """Per field of PLACES, per count of MOVED, the SHOWN_MOVED places whose
+    amount per operation changed most, each with its amount before and
+    after; None for a field that either row lacks."""
+    moved: dict = {}
+    for field, _ in PLACES:
+        if field not in before or field not in after:
+            moved[field] = None
+            continue
+        moved[field] = {}
+        for count in MOVED:
+            old, new = before[field][count], after[field][count]
+            names = sorted(set(old) | set(new),
+                           key=lambda name: (-abs(new.get(name, 0.0) - old.get(name, 0.0)), name))
+            moved[field][count] = [{"place": name, "before": old.get(name, 0.0),
+                                    "after": new.get(name, 0.0)} for name in names[:SHOWN_MOVED]]
     return moved
 
 
@@ -240,18 +250,22 @@ def tables(rows: list[dict]) -> str:
             f"{noted or 'none'}."]
     out += ["", "Where mispredictions and L1 data misses per operation moved most (code "
             "that moves moves callgrind's mispredictions between unrelated functions; if "
-            "these are not the functions changed, the change in the total is layout):", ""]
+            "these are not the places changed, the change in the total is layout; code "
+            "inlined into a function counts for that function, but for the source file it "
+            "is written in):", ""]
     for row in rows:
-        moved = row["moved_most"]
-        if moved is None:
-            out.append(f"- {head_of(row)}: not recorded (a count table written before "
-                       "plots/sim_count_table.py kept counts per function)")
-            continue
-        out.append(f"- {head_of(row)}: " + "; ".join(
-            f"{count_name(f'{count}_per_operation')} "
-            + ", ".join(f"{short_name(entry['function'])} "
-                        f"{entry['after'] - entry['before']:+.2f}" for entry in moved[count])
-            for count in MOVED))
+        for field, place in PLACES:
+            moved = row["moved_most"][field]
+            if moved is None:
+                out.append(f"- {head_of(row)}, by {place}: not recorded (a count table "
+                           f"written before plots/sim_count_table.py kept counts per {place})")
+                continue
+            shown = short_name if field == "by_function" else str
+            out.append(f"- {head_of(row)}, by {place}: " + "; ".join(
+                f"{count_name(f'{count}_per_operation')} "
+                + ", ".join(f"{shown(entry['place'])} "
+                            f"{entry['after'] - entry['before']:+.2f}" for entry in moved[count])
+                for count in MOVED))
     return "\n".join(out) + "\n"
 
 

@@ -33,7 +33,10 @@ moves, with no other change, moves mispredictions between unrelated
 functions: by up to 18% of a point's total in one test (README). Each
 row therefore keeps, per function, its mispredictions and L1 data misses
 per operation (by_function), so that plots/sim_count_change.py can say
-where a change moved them. Look at all three counts: a change that trades
+where a change moved them; and the same per source file (by_source), where
+code inlined into a function counts for the file it is written in, not for
+the function: the event queue's push, inlined into the NIC model, counts
+for harness/rdma/sim/event_queue.h. Look at all three counts: a change that trades
 instructions for mispredictions can leave the count lower and the machine
 slower.
 
@@ -46,7 +49,9 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Iterable
 from pathlib import Path
+from typing import NamedTuple
 
 from sim_profile_table import (largest, part_table, ran_rows, split_by_part, unattributed_lines,
                                with_groups)
@@ -60,9 +65,14 @@ L1D_MISSES = ("D1mr", "D1mw")
 LL_MISSES = ("DLmr", "DLmw")
 # Mispredicted conditional and indirect branches.
 MISPREDICTS = ("Bcm", "Bim")
-# The counts kept per function (by_function), for plots/sim_count_change.py
-# to say where a change moved them: the two that code layout moves.
+# The counts kept per function (by_function) and per source file (by_source),
+# for plots/sim_count_change.py to say where a change moved them: the two
+# that code layout moves.
 BY_FUNCTION = (("mispredicts", MISPREDICTS), ("l1d_misses", L1D_MISSES))
+# The project's top folders of C++ sources: a source file under one is named
+# from there (harness/rdma/sim/event_queue.h), so that two builds from two
+# checkouts name it alike; any other by its file name (stl_vector.h).
+PROJECT_FOLDERS = ("harness", "indexes", "workloads")
 # Parts callgrind cannot see: it counts the process's own instructions, not
 # the kernel's work for it (page faults, system calls).
 NOT_COUNTED = ("kernel",)
@@ -84,16 +94,34 @@ def numbers(tokens: list[str], where: str) -> list[int]:
         raise TableError(f"{where}: a count is not a number ({error})") from error
 
 
-def read_callgrind(path: Path) -> tuple[dict[str, int], dict[tuple[str, str], dict[str, int]],
-                                        int]:
-    """A callgrind output file's totals by event name, each function's own
-    counts (not those of what it calls) by (object's file name, function),
-    and the bytes of the last-level cache it modelled.
+class CallgrindCounts(NamedTuple):
+    totals: dict[str, int]  # by event name
+    # Each function's own counts (not those of what it calls), by (object's
+    # file name, function).
+    functions: dict[tuple[str, str], dict[str, int]]
+    # The same by source file (source_name), inlined code where it is written.
+    sources: dict[str, dict[str, int]]
+    llc_bytes: int  # the last-level cache callgrind modelled
+
+
+def source_name(path: str) -> str:
+    """`path` from the last of PROJECT_FOLDERS in it on, else its file name."""
+    parts = path.split("/")
+    for at in range(len(parts) - 2, -1, -1):
+        if parts[at] in PROJECT_FOLDERS:
+            return "/".join(parts[at:])
+    return parts[-1]
+
+
+def read_callgrind(path: Path) -> CallgrindCounts:
+    """What a callgrind output file counted.
 
     The format is callgrind's (valgrind.org/docs/manual/cl-format.html):
-    ob= and fn= lines say whose the cost lines after them are, a calls= line
-    says that the cost line after it is a call's (inclusive, so not the
-    caller's own), and names are compressed to "(id)" after their first use.
+    ob= and fn= lines say whose the cost lines after them are, fl= the
+    function's source file and fi= or fe= that of the (inlined) lines after
+    them until the next fn=, a calls= line says that the cost line after it
+    is a call's (inclusive, so not the caller's own), and names are
+    compressed to "(id)" after their first use.
     """
     try:
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
@@ -105,7 +133,9 @@ def read_callgrind(path: Path) -> tuple[dict[str, int], dict[tuple[str, str], di
     llc_bytes: int | None = None
     names: dict[str, dict[str, str]] = {"ob": {}, "fn": {}, "fl": {}}
     functions: dict[tuple[str, str], list[int]] = {}
+    sources: dict[str, list[int]] = {}
     where_object, function = "", None
+    function_file = source_file = "???"
     call_cost_next = False
     for number, line in enumerate(lines, 1):
         where = f"{path}:{number}"
@@ -136,6 +166,11 @@ def read_callgrind(path: Path) -> tuple[dict[str, int], dict[tuple[str, str], di
                 where_object = Path(name).name
             elif kind == "fn":
                 function = name
+                source_file = function_file
+            elif kind == "fl":
+                function_file = source_file = name
+            elif kind in ("fi", "fe"):
+                source_file = name
         elif line.startswith("calls="):
             call_cost_next = True
         elif line[0].isdigit() or line[0] in "+-*":
@@ -146,8 +181,10 @@ def read_callgrind(path: Path) -> tuple[dict[str, int], dict[tuple[str, str], di
                 raise TableError(f"{where}: a cost line before any fn= line")
             counts = numbers(line.split()[positions:], where)
             own = functions.setdefault((where_object, function), [0] * len(events))
+            written = sources.setdefault(source_name(source_file), [0] * len(events))
             for i, count in enumerate(counts[:len(events)]):
                 own[i] += count
+                written[i] += count
     needed = INSTRUCTIONS + L1D_MISSES + LL_MISSES + MISPREDICTS
     missing = [name for name in needed if name not in events]
     if llc_bytes is None:
@@ -162,7 +199,9 @@ def read_callgrind(path: Path) -> tuple[dict[str, int], dict[tuple[str, str], di
     if counted != totals["Ir"]:
         raise TableError(f"{path}: its functions' instructions add up to {counted}, its "
                          f"summary says {totals['Ir']}")
-    return totals, {key: dict(zip(events, own)) for key, own in functions.items()}, llc_bytes
+    return CallgrindCounts(totals, {key: dict(zip(events, own)) for key, own in functions.items()},
+                           {key: dict(zip(events, own)) for key, own in sources.items()},
+                           llc_bytes)
 
 
 def counted_row(row: dict, folder: Path) -> dict:
@@ -176,7 +215,8 @@ def counted_row(row: dict, folder: Path) -> dict:
             raise TableError(f"{result}: the counted run simulated {key} {counted[key]}, the "
                              f"timed run {row[key]}; the same config and seed must give the "
                              "same simulation")
-    totals, functions, llc_bytes = read_callgrind(folder / "callgrind" / f"{stem}.out")
+    callgrind = read_callgrind(folder / "callgrind" / f"{stem}.out")
+    totals, functions = callgrind.totals, callgrind.functions
     operations = counted["index_operations"]
     if operations <= 0:
         raise TableError(f"{result}: simulator.index_operations must be positive")
@@ -197,26 +237,29 @@ def counted_row(row: dict, folder: Path) -> dict:
         "l1d_misses_per_operation": per_operation(L1D_MISSES),
         "ll_misses_per_operation": per_operation(LL_MISSES),
         "mispredicts_per_operation": per_operation(MISPREDICTS),
-        "llc_bytes": llc_bytes,
+        "llc_bytes": callgrind.llc_bytes,
         "parts": [{"part": name, "instructions_per_operation": count / operations,
                    "share_percent": 100 * count / totals["Ir"]}
                   for name, count in parts.items()],
         "unattributed_functions": {name: count / operations
                                    for name, count in largest(unattributed).items()},
-        "by_function": {name: by_function(functions, events, operations)
+        "by_function": {name: per_place(((function, counts) for (_, function), counts
+                                         in functions.items()), events, operations)
                         for name, events in BY_FUNCTION},
+        "by_source": {name: per_place(callgrind.sources.items(), events, operations)
+                      for name, events in BY_FUNCTION},
     }
 
 
-def by_function(functions: dict[tuple[str, str], dict[str, int]], events: tuple[str, ...],
-                operations: int) -> dict[str, float]:
-    """Per function with any, the sum of `events` per operation; a name
-    that two objects define is summed."""
+def per_place(places: Iterable[tuple[str, dict[str, int]]], events: tuple[str, ...],
+              operations: int) -> dict[str, float]:
+    """Per place (a function, a source file) with any, the sum of `events`
+    per operation; a name given twice is summed."""
     amounts: dict[str, float] = {}
-    for (_, function), counts in functions.items():
+    for place, counts in places:
         amount = sum(counts.get(event, 0) for event in events)
         if amount:
-            amounts[function] = amounts.get(function, 0.0) + amount / operations
+            amounts[place] = amounts.get(place, 0.0) + amount / operations
     return amounts
 
 

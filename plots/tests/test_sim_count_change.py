@@ -108,37 +108,53 @@ class SimCountChange(unittest.TestCase):
         before = dict(counted(), by_function={
             "mispredicts": {"__memcpy_avx_unaligned_erms": 2.0, run_lambda: 1.0,
                             "dmbench::Same::Go() const": 0.5, "dmbench::Gone::Run(int)": 0.1},
-            "l1d_misses": {"__memcpy_avx_unaligned_erms": 3.0}})
+            "l1d_misses": {"__memcpy_avx_unaligned_erms": 3.0}}, by_source={
+            "mispredicts": {"harness/rdma/sim/event_queue.h": 1.0, "memmove.S": 2.0},
+            "l1d_misses": {}})
         after = dict(counted(), by_function={
             "mispredicts": {"__memcpy_avx_unaligned_erms": 0.5, run_lambda: 1.5,
                             "dmbench::Same::Go() const": 0.5, "dmbench::New::Run(int)": 0.2},
-            "l1d_misses": {"__memcpy_avx_unaligned_erms": 2.0, "dmbench::New::Run(int)": 0.25}})
-        process = self.tables([before, counted("write-intensive-sherman-10000")],
-                              [after, counted("write-intensive-sherman-10000")])
+            "l1d_misses": {"__memcpy_avx_unaligned_erms": 2.0, "dmbench::New::Run(int)": 0.25}},
+            by_source={"mispredicts": {"harness/rdma/sim/event_queue.h": 3.5, "memmove.S": 2.0},
+                       "l1d_misses": {"stl_vector.h": 0.5}})
+        # Tables written before sources were kept.
+        functions_only = {"by_function": before["by_function"]}
+        process = self.tables(
+            [before, dict(counted("write-intensive-sherman-10000"), **functions_only)],
+            [after, dict(counted("write-intensive-sherman-10000"), **functions_only)])
         self.assertEqual(process.returncode, 0, process.stderr)
         read, write = json.loads((self.after / "sim-count-change.json").read_text())
         # The largest moves first; one that moved not at all is left out.
-        self.assertEqual(read["moved_most"]["mispredicts"],
-                         [{"function": "__memcpy_avx_unaligned_erms", "before": 2.0,
+        self.assertEqual(read["moved_most"]["by_function"]["mispredicts"],
+                         [{"place": "__memcpy_avx_unaligned_erms", "before": 2.0,
                            "after": 0.5},
-                          {"function": run_lambda, "before": 1.0, "after": 1.5},
-                          {"function": "dmbench::New::Run(int)", "before": 0.0, "after": 0.2}])
-        self.assertIn("- read sherman 10,000: branch mispredicts __memcpy_avx_unaligned_erms "
-                      "-1.50, driver::RunBenchmark::{lambda#3}::operator() +0.50, New::Run "
-                      "+0.20; L1d misses __memcpy_avx_unaligned_erms -1.00, New::Run +0.25\n",
+                          {"place": run_lambda, "before": 1.0, "after": 1.5},
+                          {"place": "dmbench::New::Run(int)", "before": 0.0, "after": 0.2}])
+        self.assertIn("- read sherman 10,000, by function: branch mispredicts "
+                      "__memcpy_avx_unaligned_erms -1.50, driver::RunBenchmark::{lambda#3}::"
+                      "operator() +0.50, New::Run +0.20; L1d misses __memcpy_avx_unaligned_erms "
+                      "-1.00, New::Run +0.25\n", process.stdout)
+        self.assertIn("- read sherman 10,000, by source file: branch mispredicts "
+                      "harness/rdma/sim/event_queue.h +2.50, memmove.S +0.00; L1d misses "
+                      "stl_vector.h +0.50\n", process.stdout)
+        # Tables written before the counts were kept per place say so.
+        self.assertIsNone(write["moved_most"]["by_source"])
+        self.assertIn("- write sherman 10,000, by function: branch mispredicts "
+                      "__memcpy_avx_unaligned_erms +0.00, Gone::Run +0.00, Same::Go() +0.00; "
+                      "L1d misses __memcpy_avx_unaligned_erms +0.00\n", process.stdout)
+        self.assertIn("- write sherman 10,000, by source file: not recorded (a count table "
+                      "written before plots/sim_count_table.py kept counts per source file)\n",
                       process.stdout)
-        # Tables written before the counts were kept per function say so.
-        self.assertIsNone(write["moved_most"])
-        self.assertIn("- write sherman 10,000: not recorded", process.stdout)
 
-    def test_counts_per_function_that_are_not_amounts_are_refused(self):
-        for damaged in ({"mispredicts": {"f": "many"}, "l1d_misses": {}}, {"mispredicts": {}},
-                        []):
-            with self.subTest(damaged=damaged):
-                process = self.tables([counted()], [dict(counted(), by_function=damaged)])
-                self.assertEqual(process.returncode, 1, process.stdout)
-                self.assertIn("after/sim-count.json, point read-intensive-sherman-10000: "
-                              "by_function.", process.stderr)
+    def test_counts_per_place_that_are_not_amounts_are_refused(self):
+        for field in ("by_function", "by_source"):
+            for damaged in ({"mispredicts": {"f": "many"}, "l1d_misses": {}},
+                            {"mispredicts": {}}, []):
+                with self.subTest(field=field, damaged=damaged):
+                    process = self.tables([counted()], [dict(counted(), **{field: damaged})])
+                    self.assertEqual(process.returncode, 1, process.stdout)
+                    self.assertIn("after/sim-count.json, point read-intensive-sherman-10000: "
+                                  f"{field}.", process.stderr)
 
     def test_a_change_that_altered_the_simulation_is_marked(self):
         process = self.tables([counted()], [counted(events=2001)])

@@ -58,6 +58,32 @@ fn=(4) dmbench::SomethingNew::Run()
 totals: 1000 0 0 0 6 4 0 1 1 90 7 10 3
 """
 
+# Inlined code (fi=, fe=) of one function, and a function after it with no
+# fl= of its own: its lines are its function's file's again. The checkout
+# lies under a folder named like one of the project's.
+INLINED = f"""\
+# callgrind format
+version: 1
+creator: callgrind-3.19.0
+desc: LL cache: 33554432 B, 64 B, 16-way associative
+positions: line
+events: {EVENTS}
+summary: 100 0 0 0 4 0 0 0 0 20 9 0 0
+
+ob=(1) /build/release/harness/cli/dmbench
+fl=(1) /home/me/workloads/one/harness/rdma/sim/nic_model.cc
+fn=(1) dmbench::rdma::sim::NicModel::ScheduleResponder(int)
+10 30 0 0 0 0 0 0 0 0 5 2
+fi=(2) /home/me/workloads/one/harness/rdma/sim/event_queue.h
++10 30 0 0 0 1 0 0 0 0 5 5
+fe=(3) /usr/include/c++/12/bits/stl_vector.h
++10 10 0 0 0 3
+fn=(2) dmbench::rdma::sim::NicModel::Respond(int)
+40 30 0 0 0 0 0 0 0 0 10 2
+
+totals: 100 0 0 0 4 0 0 0 0 20 9 0 0
+"""
+
 
 def run(*args) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, str(SCRIPT), *map(str, args)], capture_output=True,
@@ -119,11 +145,30 @@ class SimCountTable(unittest.TestCase):
         serve = "dmbench::rdma::sim::SerialResource::Serve(long, long, long)"
         self.assertEqual(row["by_function"], {"mispredicts": {serve: 10 / operations},
                                               "l1d_misses": {serve: 10 / operations}})
+        self.assertEqual(row["by_source"], {"mispredicts": {"???": 10 / operations},
+                                            "l1d_misses": {"???": 10 / operations}})
         table = (self.out / "sim-count.md").read_text()
         self.assertEqual(process.stdout, table)
         self.assertIn(f"| {1000 / operations:,.0f} |", table)
         self.assertIn("dmbench::SomethingNew::Run()", table)
         self.assertIn("a last-level cache of 32 MiB.", table)
+
+    def test_inlined_code_counts_for_its_function_and_for_its_own_source_file(self):
+        result = self.point(counts=INLINED)
+        operations = result["simulator"]["index_operations"]
+        process = run(self.out)
+        self.assertEqual(process.returncode, 0, process.stderr)
+        [row] = json.loads((self.out / "sim-count.json").read_text())
+        self.assertEqual(row["by_function"]["mispredicts"], {
+            "dmbench::rdma::sim::NicModel::ScheduleResponder(int)": 7 / operations,
+            "dmbench::rdma::sim::NicModel::Respond(int)": 2 / operations})
+        # The project's files are named from its top folder on, whatever the
+        # checkout's path; others by their file name.
+        self.assertEqual(row["by_source"], {
+            "mispredicts": {"harness/rdma/sim/nic_model.cc": 4 / operations,
+                            "harness/rdma/sim/event_queue.h": 5 / operations},
+            "l1d_misses": {"harness/rdma/sim/event_queue.h": 1 / operations,
+                           "stl_vector.h": 3 / operations}})
 
     def test_the_last_level_cache_counted_with_is_recorded_and_named(self):
         # ae/bench-sim.sh --count-llc 8: callgrind's header says so.
