@@ -20,19 +20,28 @@ from test_sim_speed_table import write_point
 SCRIPT = Path(__file__).resolve().parents[1] / "sim_count_table.py"
 EVENTS = "Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw Bc Bcm Bi Bim"
 
-# A callgrind output file, as valgrind 3.19 writes one with --cache-sim=yes:
-# names compressed after their first use, a call's inclusive cost after its
-# calls= line, an inlined file (fi=) inside a function, relative positions.
-# Own instructions: Serve 300, FindLeaf 100, pow 200 + 100, SomethingNew 300.
-COUNTS = f"""\
+
+def callgrind_output(counts: str, body: str) -> str:
+    """A callgrind output file as valgrind 3.19 writes one with
+    --cache-sim=yes (a 32 MiB last-level cache): `body` after the header,
+    `counts` its summary and its totals."""
+    return f"""\
 # callgrind format
 version: 1
 creator: callgrind-3.19.0
 desc: LL cache: 33554432 B, 64 B, 16-way associative
 positions: line
 events: {EVENTS}
-summary: 1000 0 0 0 6 4 0 1 1 90 7 10 3
+summary: {counts}
+{body}
+totals: {counts}
+"""
 
+
+# Names compressed after their first use, a call's inclusive cost after its
+# calls= line, an inlined file (fi=) inside a function, relative positions.
+# Own instructions: Serve 300, FindLeaf 100, pow 200 + 100, SomethingNew 300.
+COUNTS = callgrind_output("1000 0 0 0 6 4 0 1 1 90 7 10 3", """
 ob=(1) /build/release/harness/cli/dmbench
 fl=(1) ???
 fn=(1) dmbench::rdma::sim::SerialResource::Serve(long, long, long)
@@ -54,22 +63,12 @@ ob=(1)
 fl=(1)
 fn=(4) dmbench::SomethingNew::Run()
 * 300
-
-totals: 1000 0 0 0 6 4 0 1 1 90 7 10 3
-"""
+""")
 
 # Inlined code (fi=, fe=) of one function, and a function after it with no
 # fl= of its own: its lines are its function's file's again. The checkout
 # lies under a folder named like one of the project's.
-INLINED = f"""\
-# callgrind format
-version: 1
-creator: callgrind-3.19.0
-desc: LL cache: 33554432 B, 64 B, 16-way associative
-positions: line
-events: {EVENTS}
-summary: 100 0 0 0 4 0 0 0 0 20 9 0 0
-
+INLINED = callgrind_output("100 0 0 0 4 0 0 0 0 20 9 0 0", """
 ob=(1) /build/release/harness/cli/dmbench
 fl=(1) /home/me/workloads/one/harness/rdma/sim/nic_model.cc
 fn=(1) dmbench::rdma::sim::NicModel::ScheduleResponder(int)
@@ -80,10 +79,7 @@ fe=(3) /usr/include/c++/12/bits/stl_vector.h
 +10 10 0 0 0 3
 fn=(2) dmbench::rdma::sim::NicModel::Respond(int)
 40 30 0 0 0 0 0 0 0 0 10 2
-
-totals: 100 0 0 0 4 0 0 0 0 20 9 0 0
-"""
-
+""")
 
 def run(*args) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, str(SCRIPT), *map(str, args)], capture_output=True,
