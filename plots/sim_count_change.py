@@ -54,7 +54,7 @@ import sys
 from pathlib import Path
 
 from dmbench_results import ResultsError, read_json, require
-from sim_count_table import BY_FUNCTION
+from sim_count_table import PER_PLACE_COUNTS
 from sim_profile_table import head_of, part_table
 from sim_speed_table import comparison_main, point_cells
 
@@ -78,11 +78,11 @@ IDENTITY = ("mix", "index", "keys", "index_operations", "events", "parts")
 # so a named rise of mispredictions is to be checked against where they
 # moved (the report's last section) as well as timed.
 NOTED_RISE = 0.10
-# The counts kept per place (plots/sim_count_table.py's BY_FUNCTION), each
-# named in the table as its count per operation is (COUNTS); the places they
-# are kept per, each a row's field and what the report calls one; and how
-# many places of each a point names where each count moved most.
-MOVED = tuple(count for count, _ in BY_FUNCTION)
+# The counts kept per place (plots/sim_count_table.py's PER_PLACE_COUNTS),
+# each named in the table as its count per operation is (COUNTS); the places
+# they are kept per, each a row's field and what the report calls one; and
+# how many places of each a point names where each count moved most.
+MOVED = tuple(count for count, _ in PER_PLACE_COUNTS)
 PLACES = (("by_function", "function"), ("by_source", "source file"))
 SHOWN_MOVED = 3
 # The last-level cache of a count table written before ae/bench-sim.sh had

@@ -36,9 +36,9 @@ per operation (by_function), so that plots/sim_count_change.py can say
 where a change moved them; and the same per source file (by_source), where
 code inlined into a function counts for the file it is written in, not for
 the function: the event queue's push, inlined into the NIC model, counts
-for harness/rdma/sim/event_queue.h. Look at all three counts: a change that trades
-instructions for mispredictions can leave the count lower and the machine
-slower.
+for harness/rdma/sim/event_queue.h. Look at all three counts: a change
+that trades instructions for mispredictions can leave the count lower and
+the machine slower.
 
 Exit status: 0; 1 when DIR holds no counted point, or a count file or result
 cannot be read, or disagrees with itself or with the timed run (the message
@@ -68,7 +68,7 @@ MISPREDICTS = ("Bcm", "Bim")
 # The counts kept per function (by_function) and per source file (by_source),
 # for plots/sim_count_change.py to say where a change moved them: the two
 # that code layout moves.
-BY_FUNCTION = (("mispredicts", MISPREDICTS), ("l1d_misses", L1D_MISSES))
+PER_PLACE_COUNTS = (("mispredicts", MISPREDICTS), ("l1d_misses", L1D_MISSES))
 # The project's top folders of C++ sources: a source file under one is named
 # from there (harness/rdma/sim/event_queue.h), so that two builds from two
 # checkouts name it alike; any other by its file name (stl_vector.h).
@@ -245,9 +245,9 @@ def counted_row(row: dict, folder: Path) -> dict:
                                    for name, count in largest(unattributed).items()},
         "by_function": {name: per_place(((function, counts) for (_, function), counts
                                          in functions.items()), events, operations)
-                        for name, events in BY_FUNCTION},
+                        for name, events in PER_PLACE_COUNTS},
         "by_source": {name: per_place(callgrind.sources.items(), events, operations)
-                      for name, events in BY_FUNCTION},
+                      for name, events in PER_PLACE_COUNTS},
     }
 
 

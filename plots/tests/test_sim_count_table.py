@@ -81,6 +81,7 @@ fn=(2) dmbench::rdma::sim::NicModel::Respond(int)
 40 30 0 0 0 0 0 0 0 0 10 2
 """)
 
+
 def run(*args) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, str(SCRIPT), *map(str, args)], capture_output=True,
                           text=True, check=False)
