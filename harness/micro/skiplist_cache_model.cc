@@ -48,7 +48,7 @@ void SkiplistCacheModel::FreePage::operator()(Page* page) const { std::free(page
 
 SkiplistCacheModel::SkiplistCacheModel(const std::vector<indexes::CachedInternalNode>& nodes,
                                        uint32_t node_bytes, uint64_t seed)
-    : node_bytes_(node_bytes), random_state_(DeriveSeed(seed, 0x5C1B)) {
+    : random_state_(DeriveSeed(seed, 0x5C1B)) {
   for (const indexes::CachedInternalNode& source : nodes) {
     if (sizeof(Page) + source.children.size() * sizeof(Page::Record) > node_bytes) {
       throw std::invalid_argument(

@@ -58,7 +58,6 @@ class SkiplistCacheModel {
   Node* Seek(uint64_t key) const;
   void Insert(Node* node);
 
-  uint32_t node_bytes_;
   uint64_t random_state_;
   int height_ = 1;
   size_t entries_ = 0;

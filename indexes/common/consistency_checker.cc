@@ -332,7 +332,9 @@ std::string FindProblem(const HistoryIndex& index, const std::vector<Op>& ops,
              " after key " + std::to_string(result[i - 1].first) + ": not strictly ascending";
     }
   }
-  for (const auto& [key, value] : result) {
+  for (const auto& entry : result) {
+    // (Not a structured binding: clang 14 cannot capture one in a lambda.)
+    const uint64_t key = entry.first, value = entry.second;
     const KeyGroup* group = index.Find(key);
     const bool explained = !index.ForEachCandidate(
         group, reader, [&](const Outcome& o) { return !SameOutcome(o, true, value); });

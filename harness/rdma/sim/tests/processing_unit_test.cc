@@ -63,8 +63,10 @@ std::pair<uint32_t, uint32_t> ThreadsSharingAUnit(const Actor& first, const Acto
 std::pair<uint64_t, uint64_t> RunActors(const Actor& first, const Actor& second,
                                         std::optional<int> alone = std::nullopt) {
   const NicProfile profile = DefaultProfile();
-  const auto [first_thread, second_thread] =
+  // (Not a structured binding: clang 14 cannot capture one in a lambda.)
+  const std::pair<uint32_t, uint32_t> threads =
       ThreadsSharingAUnit(first, second, profile.processing_units);
+  const uint32_t first_thread = threads.first, second_thread = threads.second;
   auto cluster = test_support::MakeCluster(TwoMachines(), profile);
   uint64_t took[2] = {0, 0};
   cluster->Run([&](Client& client) {
@@ -136,8 +138,9 @@ TEST(ProcessingUnitHolding, AnOvertakenAtomicStillPrecedesWhatItsQueuePairPosted
   const Actor remote{1, 0, true, kFirstWord};
   const Actor loopback{0, kLoopbackDelayNs, true, kSecondWord};
   const NicProfile profile = DefaultProfile();
-  const auto [remote_thread, loopback_thread] =
+  const std::pair<uint32_t, uint32_t> threads =
       ThreadsSharingAUnit(remote, loopback, profile.processing_units);
+  const uint32_t remote_thread = threads.first, loopback_thread = threads.second;
   Topology topology = TwoMachines();
   topology.coroutines_per_thread = 2;
   auto cluster = test_support::MakeCluster(topology, profile);
