@@ -12,7 +12,7 @@
 #
 # Default: the ten points of the test driver.reference_results (under a
 # minute of emulation, after a build of about 3 minutes on 2 cores); --all
-# reruns every result of results/reference/ (1,107; emulated, some 3.5
+# reruns every result of results/reference/ (1,107; emulated, some 3
 # hours with --jobs 2). Sets up ae/setup.sh aarch64 first, which adds arm64
 # to dpkg's architectures and installs the cross compiler, qemu-user and
 # main's libraries for arm64; builds into build/aarch64 (cmake --preset
