@@ -109,10 +109,7 @@ if ! [[ "$keys" =~ ^[0-9]+(,[0-9]+)*$ ]]; then
   echo "ae/bench-sim.sh: --keys takes positive integers separated by commas, got '$keys'" >&2
   exit 2
 fi
-if ! [[ "$repeat" =~ ^[1-9][0-9]*$ ]]; then
-  echo "ae/bench-sim.sh: --repeat takes a positive integer, got '$repeat'" >&2
-  exit 2
-fi
+option_positive --repeat "$repeat"
 if [[ -n "$count_llc_mib" ]] && (( ! counting )); then
   echo "ae/bench-sim.sh: --count-llc sets the cache --count models; give --count too" >&2
   exit 2

@@ -36,10 +36,7 @@ while [[ $# -gt 0 ]]; do
   esac
   shift
 done
-if ! [[ "$jobs" =~ ^[1-9][0-9]*$ ]]; then
-  echo "ae/check-aarch64.sh: --jobs takes a positive integer, got '$jobs'" >&2
-  exit 2
-fi
+option_positive --jobs "$jobs"
 
 ae/setup.sh aarch64
 echo "== build (aarch64)" >&2

@@ -36,3 +36,12 @@ option_mode() {
   fi
   mode=$1
 }
+
+# option_positive OPTION VALUE: a value that is not a positive integer (0,
+# 2x, -1) is bad input: the script exits 2 naming the option and the value.
+option_positive() {
+  if ! [[ "$2" =~ ^[1-9][0-9]*$ ]]; then
+    echo "ae/$(basename "$0"): $1 takes a positive integer, got '$2'" >&2
+    exit 2
+  fi
+}

@@ -96,10 +96,7 @@ done
 mode=${mode:---full}
 mode=${mode#--}  # full, quick or paper-scale: names of result files and of the report's command
 # Checked here, not by the first sweep after minutes of set-up and build.
-if ! [[ "$jobs" =~ ^[1-9][0-9]*$ ]]; then
-  echo "ae/run.sh: --jobs takes a positive integer, got '$jobs'" >&2
-  exit 2
-fi
+option_positive --jobs "$jobs"
 case "$backend" in
   sim)
     if [[ -n "$hosts" || -n "$ssh_command" ]]; then

@@ -42,14 +42,8 @@ while [[ $# -gt 0 ]]; do
   esac
   shift
 done
-if ! [[ "$operations" =~ ^[1-9][0-9]*$ ]]; then
-  echo "ae/soak.sh: --operations takes a positive integer, got '$operations'" >&2
-  exit 2
-fi
-if ! [[ "$jobs" =~ ^[1-9][0-9]*$ ]]; then
-  echo "ae/soak.sh: --jobs takes a positive integer, got '$jobs'" >&2
-  exit 2
-fi
+option_positive --operations "$operations"
+option_positive --jobs "$jobs"
 
 # shellcheck source=ae/dmbench-release.sh
 source ae/dmbench-release.sh
